@@ -1,0 +1,49 @@
+import type { FoulKind, Rail, SkittleId } from './ids.ts';
+
+/**
+ * Shot events as the match log carries them (CONTRACT §1.2). Ball ids are plain strings
+ * here: whether an id belongs to the variant is checked by the engine, which names the
+ * bad id in its error. `null` means the sensors could not tell (RULES §10).
+ */
+export type ShotEvent =
+  | { kind: 'ball'; balls: [string | null, string | null]; t?: number }
+  | { kind: 'cushion'; rail: Rail; ball: string | null; t?: number }
+  | { kind: 'skittle'; skittle: SkittleId; by: string | null; t?: number }
+  | { kind: 'pocket'; ball: string | null; t?: number }
+  | { kind: 'off-table'; ball: string | null; t?: number }
+  | { kind: 'foul'; foul: FoulKind; by: 'shooter' | 'opponent'; t?: number };
+
+export type Point = readonly [number, number];
+export type Positions = Readonly<Record<string, Point>>;
+
+export interface Shot {
+  events: readonly ShotEvent[];
+  declare?: 'safety' | 'carom';
+  /** How the cue ball lay at the start: frozen to a cushion or to an object ball (G-12, G-13). */
+  frozen?: { cushion: Rail } | { ball: string };
+  /** Object balls frozen to a cushion at the start (extension; TC-5). */
+  objectFrozen?: Readonly<Record<string, Rail>>;
+  /** Where the balls came to rest, mm from the head-left corner (CONTRACT §1.2). */
+  positions?: Positions;
+  /** Assertion: who must be shooting. */
+  shooter?: string;
+}
+
+export type Ruling = 'score' | 'no-score' | 'foul';
+
+export type RefereeInput =
+  | { ruling: Ruling; option?: number }
+  | { action: 'undo' }
+  | { action: 'adjust'; player: string; delta: number; reason: string }
+  | { action: 'draw'; reason?: string }
+  | { action: 'forfeit'; player: string; reason?: string }
+  | { action: 'respot' };
+
+export interface MatchSetup {
+  variant: string;
+  players: readonly string[];
+  target: number;
+  options?: Readonly<Record<string, unknown>>;
+}
+
+export type MatchInput = { kind: 'shot'; shot: Shot } | { kind: 'referee'; referee: RefereeInput };

@@ -1,0 +1,46 @@
+/** Identifiers shared by the whole engine: balls, rails, skittles, variants (RULES §0, CONTRACT §1.1). */
+
+export const RAILS = ['head', 'foot', 'left', 'right'] as const;
+export type Rail = (typeof RAILS)[number];
+
+export const CAROM_BALLS = ['white', 'yellow', 'red'] as const;
+export const SKITTLE_BALLS = ['cue', 'one', 'two'] as const;
+export type CaromBall = (typeof CAROM_BALLS)[number];
+export type SkittleBall = (typeof SKITTLE_BALLS)[number];
+export type BallId = CaromBall | SkittleBall;
+
+export const SKITTLES = ['king', 'head', 'foot', 'left', 'right', 'spot1', 'spot3'] as const;
+export type SkittleId = (typeof SKITTLES)[number];
+
+export const VARIANT_IDS = [
+  'carom',
+  'one-cushion',
+  'three-cushion',
+  'free-game',
+  'balkline-47-1',
+  'balkline-47-2',
+  'balkline-71-2',
+  'balkline-74-2',
+  'artistic',
+  'skittles-5',
+  'skittles-7-pyramid',
+  'skittles-7-carom',
+] as const;
+export type VariantId = (typeof VARIANT_IDS)[number];
+
+export const FOUL_KINDS = [
+  'touch',
+  'double-hit',
+  'push',
+  'no-foot',
+  'moving-balls',
+  'wrong-ball',
+  'side-of-cue',
+  'stopped-ball',
+  'deflected-cue-ball',
+] as const;
+export type FoulKind = (typeof FOUL_KINDS)[number];
+
+export function isRail(value: unknown): value is Rail {
+  return typeof value === 'string' && (RAILS as readonly string[]).includes(value);
+}
