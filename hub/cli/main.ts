@@ -1,0 +1,26 @@
+#!/usr/bin/env -S npx tsx
+import { readFileSync } from 'node:fs';
+import { replayCommand, type CommandIO } from './replay-command.ts';
+
+/** The project's CLI: `billiards <command> …`. Each command is a function of its arguments and IO. */
+const COMMANDS: Record<string, { summary: string; run: (args: string[], io: CommandIO) => number | Promise<number> }> = {
+  replay: { summary: 'replay FILE      print the state a match log leads to (CONTRACT §2)', run: replayCommand },
+};
+
+const io: CommandIO = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  readStdin: () => readFileSync(0, 'utf8'),
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.stderr(`usage: billiards <command>\n${Object.values(COMMANDS).map((c) => `  ${c.summary}`).join('\n')}\n`);
+    return 2;
+  }
+  return command.run(args, io);
+}
+
+process.exitCode = await main(process.argv.slice(2));

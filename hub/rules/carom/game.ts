@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { BallId, VariantId } from '../ids.ts';
+import type { MatchSetup } from '../events.ts';
+import type { ShotContext } from '../outcome.ts';
+import type { Variant } from '../variant.ts';
+import {
+  CAROM_BALL_IDS,
+  caromCueBall,
+  caromPlayers,
+  caromRefereeFoul,
+  caromScannerFor,
+  initialCaromCarry,
+  judgeCaromShot,
+  parseCaromOptions,
+  type CaromCarry,
+  type CaromGameSpec,
+  type CaromOptions,
+} from './family.ts';
+import type { CaromTrace } from './trace.ts';
+
+/**
+ * Builds a counting-up carom game from its spec: the shared carom pieces, the game's own
+ * scoring test, and any extra options it reads.
+ */
+export function caromGame<T extends z.ZodRawShape>(
+  id: VariantId,
+  spec: CaromGameSpec,
+  extraOptions: T,
+  cushionCap: number,
+): Variant<CaromOptions & z.infer<z.ZodObject<T>>, CaromCarry, CaromTrace> {
+  type O = CaromOptions & z.infer<z.ZodObject<T>>;
+  return Object.freeze({
+    id,
+    family: 'carom' as const,
+    balls: CAROM_BALL_IDS,
+    skittles: [],
+    scoring: 'count-up' as const,
+    maxPlayers: 3 as const,
+    parseOptions(setup: MatchSetup) {
+      const players = caromPlayers(setup);
+      if (!players.ok) return players;
+      return parseCaromOptions(setup, extraOptions);
+    },
+    initialCarry: (setup: MatchSetup) => initialCaromCarry(setup),
+    cueBallFor: (player: number, previous: BallId | null, options: O) => caromCueBall(player, previous, options.targets.length),
+    scanner: (ctx: ShotContext<O, CaromCarry>) => caromScannerFor(ctx, cushionCap),
+    judge: (ctx: ShotContext<O, CaromCarry>, trace: CaromTrace) => judgeCaromShot(spec, ctx, trace),
+    refereeFoul: (ctx: ShotContext<O, CaromCarry>) => caromRefereeFoul(spec, ctx),
+  });
+}
+
+/** The point of the basic game and the free game: the cue ball touched both object balls (G-14, FG-1). */
+export const bothObjectBalls = (rule: string) => ({ rule, made: (t: CaromTrace) => t.objectsHit === 2 });
+
+/** A point after `n` cue-ball cushion contacts before the second object ball (OC-1: 1, TC-1: 3). */
+export const cushionsFirst = (n: number, rule: string) => ({
+  rule,
+  made: (t: CaromTrace) => t.objectsHit === 2 && t.cushionsBeforeSecond >= n,
+});
+
+export const GENERAL_SPEC = {
+  missRule: 'G-14',
+  foulDeduction: 0,
+  missDeduction: () => 0,
+  anyBallOffIsFoul: false,
+  frozenObjectSafety: false,
+  breakRule: 'G-5',
+  penaltyRule: 'G-7',
+} satisfies Omit<CaromGameSpec, 'scoring'>;

@@ -1,0 +1,424 @@
+import type { BallId } from './ids.ts';
+import type { MatchInput, MatchSetup, Positions, RefereeInput, Ruling, Shot } from './events.ts';
+import { effectKey, rulingClass, type Instruction, type Outcome, type ShotContext } from './outcome.ts';
+import type { AnyVariant, MatchOptionsBase, Result } from './variant.ts';
+import { err, ok } from './variant.ts';
+import { validateShot } from './validate.ts';
+import { variantById } from './variants/index.ts';
+import { enumerateWorlds, type UndeterminedFact } from './worlds.ts';
+import type { MatchView, PlayerView, PromptView, ShotResult } from './view.ts';
+
+interface PlayerCore {
+  score: number;
+  innings: number;
+  highRun: number;
+  run: number;
+}
+
+interface OpenPrompt {
+  ctx: ShotContext;
+  outcomes: Outcome[];
+  view: PromptView;
+}
+
+/** Everything that changes from shot to shot; small and never mutated, so undo is a pointer swap. */
+interface Core {
+  status: MatchView['status'];
+  winner: number | null;
+  endRule: string | null;
+  turn: number;
+  cueBall: BallId;
+  players: readonly PlayerCore[];
+  carry: unknown;
+  prompt: OpenPrompt | null;
+  positions: Positions | null;
+  instructions: readonly Instruction[];
+  shotInInning: number;
+  shotCount: number;
+  /** Equalizing inning (G-14 practice): someone reached the target; the round is being completed. */
+  closing: boolean;
+}
+
+interface Frame {
+  core: Core;
+  shots: number;
+  adjustments: number;
+}
+
+export interface Adjustment {
+  player: string;
+  delta: number;
+  reason: string;
+  afterShot: number;
+}
+
+/**
+ * A match: its setup, the current state, the shot log and the undo history. Deterministic
+ * and free of I/O; every input is validated and applied whole or not at all.
+ */
+export class Match {
+  readonly setup: MatchSetup;
+  readonly variant: AnyVariant;
+  readonly options: MatchOptionsBase & Record<string, unknown>;
+  private core: Core;
+  private readonly history: Frame[] = [];
+  private readonly results: ShotResult[] = [];
+  private readonly adjustments: Adjustment[] = [];
+
+  private constructor(setup: MatchSetup, variant: AnyVariant, options: MatchOptionsBase & Record<string, unknown>) {
+    this.setup = setup;
+    this.variant = variant;
+    this.options = options;
+    const countdown = variant.scoring === 'countdown';
+    this.core = {
+      status: 'playing',
+      winner: null,
+      endRule: null,
+      turn: 0,
+      cueBall: variant.cueBallFor(0, null, options),
+      players: setup.players.map((_, i) => ({
+        score: countdown ? options.targets[i]! : 0,
+        innings: i === 0 ? 1 : 0,
+        highRun: 0,
+        run: 0,
+      })),
+      carry: variant.initialCarry(setup, options),
+      prompt: null,
+      positions: variant.family === 'carom' ? breakPositions(options) : null,
+      instructions: [],
+      shotInInning: 0,
+      shotCount: 0,
+      closing: false,
+    };
+  }
+
+  static create(setup: MatchSetup): Result<Match> {
+    const variant = variantById(setup.variant);
+    if (!variant) return err(`match.variant: unknown variant '${setup.variant}'`);
+    if (setup.players.length < 2 || setup.players.length > variant.maxPlayers) {
+      return err(`match.players: ${variant.id} takes 2${variant.maxPlayers === 3 ? ' or 3' : ''} players, not ${setup.players.length}`);
+    }
+    if (new Set(setup.players).size !== setup.players.length) return err('match.players: player names must differ');
+    const options = variant.parseOptions(setup);
+    if (!options.ok) return options;
+    return ok(new Match(setup, variant, options.value));
+  }
+
+  apply(input: MatchInput): Result<void> {
+    if (input.kind === 'shot') return this.shot(input.shot);
+    return this.referee(input.referee);
+  }
+
+  get shotCount(): number {
+    return this.results.length;
+  }
+
+  get shots(): readonly ShotResult[] {
+    return this.results;
+  }
+
+  get adjustmentLog(): readonly Adjustment[] {
+    return this.adjustments;
+  }
+
+  private commit(core: Core): void {
+    this.history.push({ core: this.core, shots: this.results.length, adjustments: this.adjustments.length });
+    this.core = core;
+  }
+
+  private shot(shot: Shot): Result<void> {
+    const core = this.core;
+    if (core.status === 'awaiting-referee') return err('a shot while a referee prompt is open: answer it with a ruling first');
+    if (core.status !== 'playing') return err(`the match is ${core.status}: no more shots`);
+    const name = this.setup.players[core.turn]!;
+    if (shot.shooter !== undefined && shot.shooter !== name) {
+      return err(`shooter: the log says '${shot.shooter}' but it is ${name}'s turn`);
+    }
+    const checked = validateShot(this.variant, shot, core.cueBall);
+    if (!checked.ok) return checked;
+
+    const ctx = this.contextFor(shot);
+    const scanned = enumerateWorlds(shot.events, this.variant.balls, core.cueBall, this.variant.scanner(ctx));
+    const outcomes: Outcome[] = [];
+    for (const world of scanned.worlds) {
+      const judged = this.variant.judge(ctx, world.state);
+      for (const outcome of Array.isArray(judged) ? judged : [judged]) outcomes.push(outcome as Outcome);
+    }
+    const distinct = distinctOutcomes(outcomes);
+    if (distinct.length === 1 && !scanned.overflow) {
+      this.commit(this.settle(core, ctx, distinct[0]!, null));
+      return ok(undefined);
+    }
+    const prompt = buildPrompt(ctx, distinct, scanned.undetermined, scanned.overflow);
+    this.commit({ ...core, status: 'awaiting-referee', prompt });
+    return ok(undefined);
+  }
+
+  private referee(input: RefereeInput): Result<void> {
+    if ('ruling' in input) return this.ruling(input.ruling, input.option);
+    switch (input.action) {
+      case 'undo': {
+        const frame = this.history.pop();
+        if (!frame) return err('undo: nothing to undo');
+        this.core = frame.core;
+        this.results.length = frame.shots;
+        this.adjustments.length = frame.adjustments;
+        return ok(undefined);
+      }
+      case 'adjust': {
+        const index = this.setup.players.indexOf(input.player);
+        if (index < 0) return err(`adjust: '${input.player}' is not a player of this match`);
+        if (!Number.isInteger(input.delta) || input.delta === 0) return err('adjust: delta must be a non-zero whole number');
+        if (input.reason.trim() === '') return err('adjust: a reason is required');
+        const players = this.core.players.map((p, i) => (i === index ? { ...p, score: p.score + input.delta } : p));
+        this.commit({ ...this.core, players });
+        this.adjustments.push({ player: input.player, delta: input.delta, reason: input.reason, afterShot: this.results.length });
+        return ok(undefined);
+      }
+      case 'draw': {
+        if (this.core.status === 'finished' || this.core.status === 'drawn') return err(`draw: the match is already ${this.core.status}`);
+        this.commit({ ...this.core, status: 'drawn', winner: null, endRule: 'referee', prompt: null });
+        return ok(undefined);
+      }
+      case 'forfeit': {
+        const index = this.setup.players.indexOf(input.player);
+        if (index < 0) return err(`forfeit: '${input.player}' is not a player of this match`);
+        if (this.core.status === 'finished' || this.core.status === 'drawn') return err(`forfeit: the match is already ${this.core.status}`);
+        const others = this.core.players.map((p, i) => ({ i, score: p.score })).filter((p) => p.i !== index);
+        others.sort((a, b) => b.score - a.score);
+        const winner = others.length === 1 || others[0]!.score > others[1]!.score ? others[0]!.i : null;
+        this.commit({ ...this.core, status: winner === null ? 'drawn' : 'finished', winner, endRule: 'G-8', prompt: null });
+        return ok(undefined);
+      }
+      default:
+        return err('referee: unknown action');
+    }
+  }
+
+  private ruling(ruling: Ruling, option: number | undefined): Result<void> {
+    const prompt = this.core.prompt;
+    if (this.core.status !== 'awaiting-referee' || !prompt) return err(`ruling '${ruling}' but no referee prompt is open`);
+    const { ctx } = prompt;
+    let chosen: Outcome | undefined;
+    if (option !== undefined) {
+      chosen = prompt.outcomes[option];
+      if (!chosen) return err(`ruling: option ${option} does not exist (0–${prompt.outcomes.length - 1})`);
+      if (rulingClass(chosen, ctx.shooter) !== ruling) return err(`ruling: option ${option} is not a '${ruling}' outcome`);
+    } else {
+      const fitting = prompt.outcomes.filter((o) => rulingClass(o, ctx.shooter) === ruling);
+      if (fitting.length > 1) return err(`ruling '${ruling}' fits ${fitting.length} outcomes: add "option" with the index of one`);
+      chosen = fitting[0];
+      if (!chosen && ruling === 'foul') chosen = this.variant.refereeFoul(ctx) as Outcome;
+      if (!chosen) {
+        const allowed = [...new Set(prompt.outcomes.map((o) => rulingClass(o, ctx.shooter))), 'foul'];
+        return err(`ruling '${ruling}' is not a possible outcome here (possible: ${[...new Set(allowed)].join(', ')})`);
+      }
+    }
+    this.commit(this.settle({ ...this.core, status: 'playing', prompt: null }, ctx, chosen, ruling));
+    return ok(undefined);
+  }
+
+  private contextFor(shot: Shot): ShotContext {
+    const core = this.core;
+    const n = this.setup.players.length;
+    return {
+      options: this.options,
+      players: n,
+      shooter: core.turn,
+      opponent: (core.turn + 1) % n,
+      cueBall: core.cueBall,
+      isBreak: core.shotCount === 0,
+      firstShotOfInning: core.shotInInning === 0,
+      shot,
+      refereeFouls: shot.events.flatMap((e) => (e.kind === 'foul' && e.by === 'shooter' ? [e.foul] : [])),
+      opponentFouls: shot.events.flatMap((e) => (e.kind === 'foul' && e.by === 'opponent' ? [e.foul] : [])),
+      carry: core.carry,
+      startPositions: core.positions,
+      scores: core.players.map((p) => p.score),
+    };
+  }
+
+  /** Applies a decided outcome: scores, run, the shot log, then the end of the match or the turn. */
+  private settle(core: Core, ctx: ShotContext, outcome: Outcome, ruling: Ruling | null): Core {
+    const sign = this.variant.scoring === 'countdown' ? -1 : 1;
+    const own = outcome.awards.filter((a) => a.player === ctx.shooter).reduce((s, a) => s + a.points, 0);
+    let players = core.players.map((p, i) => {
+      const gained = outcome.awards.filter((a) => a.player === i).reduce((s, a) => s + a.points, 0);
+      return gained === 0 ? p : { ...p, score: p.score + sign * gained };
+    });
+    const shooter = players[ctx.shooter]!;
+    const run = shooter.run + Math.max(0, own);
+    players = replace(players, ctx.shooter, { ...shooter, run, highRun: Math.max(shooter.highRun, run) });
+
+    this.results.push({
+      shooter: this.setup.players[ctx.shooter]!,
+      points: own,
+      foul: outcome.foul,
+      rules: [...outcome.rules, ...(ruling ? ['referee'] : [])],
+      turnPasses: outcome.turnPasses,
+      cueBall: ctx.cueBall,
+      ...(outcome.awards.some((a) => a.player !== ctx.shooter) ? { awards: outcome.awards.map((a) => ({ player: this.setup.players[a.player]!, points: a.points })) } : {}),
+      ...(ruling ? { ruling } : {}),
+    });
+
+    let next: Core = {
+      ...core,
+      players,
+      carry: outcome.carry,
+      positions: restingPositions(ctx.shot, outcome.instructions),
+      instructions: outcome.instructions ?? [],
+      shotInInning: core.shotInInning + 1,
+      shotCount: core.shotCount + 1,
+    };
+    if (outcome.ends) return { ...next, status: outcome.ends.winner === null ? 'drawn' : 'finished', winner: outcome.ends.winner, endRule: outcome.ends.rule };
+
+    const custom = this.variant.finished?.(next.carry, players.map((p) => p.score), this.options);
+    if (custom) return { ...next, status: custom.winner === null ? 'drawn' : 'finished', winner: custom.winner, endRule: custom.rule };
+
+    // A target can be reached by points made or, in some games, by penalties received (SK5-14).
+    const reachedBy = players.flatMap((p, i) => (this.reachedTarget(p.score, i) ? [i] : []));
+    const reached = reachedBy.length > 0 && (this.variant.mayEnd?.(outcome, ctx) ?? true);
+    const last = ctx.shooter === this.setup.players.length - 1;
+    if (reached && !this.options.equalizingInning) {
+      const winner = reachedBy.length === 1 ? reachedBy[0]! : reachedBy.includes(ctx.shooter) ? ctx.shooter : null;
+      return { ...next, status: winner === null ? 'drawn' : 'finished', winner, endRule: this.endRule() };
+    }
+    if (reached) next = { ...next, closing: true };
+    if (!reached && !outcome.turnPasses) return next;
+
+    // The inning ends here. A round closes after the last player in order.
+    if (last && next.closing) return this.finishRound(next, this.endRule());
+    if (last && this.options.inningsLimit !== null && players[ctx.shooter]!.innings >= this.options.inningsLimit) {
+      return this.finishRound(next, 'innings-limit');
+    }
+    return this.passTurn(next);
+  }
+
+  private endRule(): string {
+    return this.variant.endRule ?? 'G-14';
+  }
+
+  private reachedTarget(score: number, player: number): boolean {
+    if (this.variant.scoring === 'figures') return false;
+    if (this.variant.scoring === 'countdown') return score <= 0;
+    return score >= this.options.targets[player]!;
+  }
+
+  /** End of a round with equal innings: whoever reached the target wins; two or more, or none and a tie, is a draw. */
+  private finishRound(core: Core, rule: string): Core {
+    const reached = core.players.flatMap((p, i) => (this.reachedTarget(p.score, i) ? [i] : []));
+    let winner: number | null = null;
+    if (reached.length === 1) winner = reached[0]!;
+    else if (reached.length === 0) {
+      const best = this.variant.scoring === 'countdown' ? Math.min(...core.players.map((p) => p.score)) : Math.max(...core.players.map((p) => p.score));
+      const leaders = core.players.flatMap((p, i) => (p.score === best ? [i] : []));
+      winner = leaders.length === 1 ? leaders[0]! : null;
+    }
+    return { ...core, status: winner === null ? 'drawn' : 'finished', winner, endRule: rule };
+  }
+
+  private passTurn(core: Core): Core {
+    const n = this.setup.players.length;
+    const turn = (core.turn + 1) % n;
+    const players = core.players.map((p, i) => (i === core.turn ? { ...p, run: 0 } : i === turn ? { ...p, innings: p.innings + 1 } : p));
+    return { ...core, players, turn, cueBall: this.variant.cueBallFor(turn, core.cueBall, this.options), shotInInning: 0 };
+  }
+
+  view(): MatchView {
+    const core = this.core;
+    const over = core.status === 'finished' || core.status === 'drawn';
+    const players: PlayerView[] = this.setup.players.map((name, i) => {
+      const p = core.players[i]!;
+      const made = this.variant.scoring === 'countdown' ? this.options.targets[i]! - p.score : p.score;
+      return {
+        name,
+        score: p.score,
+        innings: p.innings,
+        highRun: p.highRun,
+        average: p.innings > 0 ? Math.round((made / p.innings) * 1000) / 1000 : 0,
+        run: i === core.turn && !over ? p.run : 0,
+        target: this.options.targets[i]!,
+      };
+    });
+    return {
+      variant: this.variant.id,
+      status: core.status,
+      winner: core.winner === null ? null : this.setup.players[core.winner]!,
+      turn: over ? null : this.setup.players[core.turn]!,
+      players,
+      prompt: core.prompt?.view ?? null,
+      shots: this.results,
+      cueBall: over ? null : core.cueBall,
+      endRule: core.endRule,
+      instructions: core.instructions,
+      ...(this.variant.describe ? this.variant.describe(core.carry, this.options) : {}),
+    };
+  }
+}
+
+function replace<T>(items: readonly T[], index: number, value: T): T[] {
+  const copy = [...items];
+  copy[index] = value;
+  return copy;
+}
+
+function distinctOutcomes(outcomes: Outcome[]): Outcome[] {
+  if (outcomes.length === 1) return outcomes;
+  const byEffect = new Map<string, Outcome>();
+  for (const o of outcomes) {
+    const key = effectKey(o);
+    const seen = byEffect.get(key);
+    if (!seen) byEffect.set(key, o);
+    else if (o.assumption && seen.assumption && seen.assumption !== o.assumption) byEffect.set(key, { ...seen, assumption: undefined });
+  }
+  return [...byEffect.values()];
+}
+
+function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedFact[], overflow: boolean): OpenPrompt {
+  const assumptions = outcomes.flatMap((o) => (o.assumption ? [o.assumption] : []));
+  const rules = [...new Set(outcomes.flatMap((o) => o.rules))];
+  const parts: string[] = [];
+  if (facts.length > 0) parts.push(`the sensors could not tell ${facts.map(describeFact).join('; ')}`);
+  if (assumptions.length > 0) parts.push(`the ball positions needed are unknown`);
+  if (overflow) parts.push('the shot has too many unknown contacts to weigh');
+  return {
+    ctx,
+    outcomes,
+    view: {
+      question: `How did this shot end? ${parts.join('; ')}.`,
+      rules,
+      facts,
+      options: outcomes.map((o, index) => ({
+        index,
+        ruling: rulingClass(o, ctx.shooter),
+        points: o.awards.filter((a) => a.player === ctx.shooter).reduce((s, a) => s + a.points, 0),
+        foul: o.foul,
+        turnPasses: o.turnPasses,
+        rules: o.rules,
+        ...(o.assumption ? { assumption: o.assumption } : {}),
+      })),
+    },
+  };
+}
+
+function describeFact(fact: UndeterminedFact): string {
+  const what = fact.field === 'balls' ? 'which balls met' : fact.field === 'by' ? 'which ball felled the skittle' : 'which ball it was';
+  return `event ${fact.event + 1} (${fact.kind}): ${what} (${fact.candidates.join(' or ')})`;
+}
+
+/** Positions after the shot: where the balls came to rest, with respotted balls on their spots. */
+function restingPositions(shot: Shot, instructions: readonly Instruction[] | undefined): Positions | null {
+  const moved = instructions?.filter((i) => i.at !== undefined) ?? [];
+  const unplaced = instructions?.some((i) => i.at === undefined) ?? false;
+  if (!shot.positions || unplaced) return null;
+  const rest: Record<string, readonly [number, number]> = { ...shot.positions };
+  for (const i of moved) rest[i.item] = i.at!;
+  return rest;
+}
+
+/** G-4: the break position, as far as the object balls go: red on the foot spot, the second white on the head spot. */
+function breakPositions(options: MatchOptionsBase & Record<string, unknown>): Positions {
+  const table = (options.table as { length: number; width: number } | undefined) ?? { length: 2840, width: 1420 };
+  const y = table.width / 2;
+  return { red: [(3 * table.length) / 4, y], yellow: [table.length / 4, y], white: [table.length / 4, y + 150] };
+}

@@ -1,0 +1,25 @@
+import type { VariantId } from '../ids.ts';
+import type { AnyVariant } from '../variant.ts';
+import { artistic } from './artistic.ts';
+import { balkline47x1, balkline47x2, balkline71x2, balkline74x2 } from './balkline.ts';
+import { carom } from './carom.ts';
+import { freeGame } from './free-game.ts';
+import { oneCushion } from './one-cushion.ts';
+import { threeCushion } from './three-cushion.ts';
+
+/** The one registry of games, keyed by the names the match log uses (CONTRACT §1.1). */
+export const VARIANTS: Readonly<Partial<Record<VariantId, AnyVariant>>> = Object.freeze({
+  carom,
+  'one-cushion': oneCushion,
+  'three-cushion': threeCushion,
+  'free-game': freeGame,
+  'balkline-47-1': balkline47x1,
+  'balkline-47-2': balkline47x2,
+  'balkline-71-2': balkline71x2,
+  'balkline-74-2': balkline74x2,
+  artistic,
+});
+
+export function variantById(id: string): AnyVariant | undefined {
+  return Object.hasOwn(VARIANTS, id) ? VARIANTS[id as VariantId] : undefined;
+}

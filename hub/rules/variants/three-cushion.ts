@@ -1,0 +1,17 @@
+import { caromGame, cushionsFirst, GENERAL_SPEC } from '../carom/game.ts';
+
+/** Three-cushion (TC-1 … TC-6): three cue-ball cushions before the second object ball. */
+export const threeCushion = caromGame(
+  'three-cushion',
+  {
+    ...GENERAL_SPEC,
+    scoring: cushionsFirst(3, 'TC-1'),
+    missRule: 'TC-2',
+    anyBallOffIsFoul: true,
+    frozenObjectSafety: true,
+    breakRule: 'TC-3',
+    penaltyRule: 'TC-6',
+  },
+  {},
+  3,
+);

@@ -1,0 +1,61 @@
+import type { VariantId } from './ids.ts';
+import type { Instruction } from './outcome.ts';
+import type { UndeterminedFact } from './worlds.ts';
+
+/** The state object of CONTRACT §2, with the fields this project adds. */
+export interface MatchView {
+  variant: VariantId;
+  status: 'playing' | 'awaiting-referee' | 'finished' | 'drawn';
+  winner: string | null;
+  turn: string | null;
+  players: PlayerView[];
+  prompt: PromptView | null;
+  shots: readonly ShotResult[];
+  /** Extension: the ball the player at the table strikes. */
+  cueBall: string | null;
+  /** Extension: the rule that ended the match. */
+  endRule: string | null;
+  /** Extension: balls and skittles the referee must place before the next shot. */
+  instructions: readonly Instruction[];
+  [extra: string]: unknown;
+}
+
+export interface PlayerView {
+  name: string;
+  score: number;
+  innings: number;
+  highRun: number;
+  average: number;
+  /** Extension: the current run of the player at the table. */
+  run: number;
+  /** Extension: the player's own target (handicap) or starting total. */
+  target: number;
+}
+
+export interface ShotResult {
+  shooter: string;
+  points: number;
+  foul: string | null;
+  rules: readonly string[];
+  turnPasses: boolean;
+  cueBall: string;
+  /** Points given to other players (penalties credited to the opponent). */
+  awards?: readonly { player: string; points: number }[];
+  /** Set when a referee's ruling decided the shot. */
+  ruling?: string;
+}
+
+export interface PromptView {
+  question: string;
+  rules: readonly string[];
+  facts: readonly UndeterminedFact[];
+  options: readonly {
+    index: number;
+    ruling: 'score' | 'no-score' | 'foul';
+    points: number;
+    foul: string | null;
+    turnPasses: boolean;
+    rules: readonly string[];
+    assumption?: string;
+  }[];
+}
