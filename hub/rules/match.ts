@@ -121,9 +121,10 @@ export class Match {
     return this.adjustments;
   }
 
-  private commit(core: Core): void {
+  /** Records the undo point first, then builds the new state (which may append to the logs). */
+  private commit(build: () => Core): void {
     this.history.push({ core: this.core, shots: this.results.length, adjustments: this.adjustments.length });
-    this.core = core;
+    this.core = build();
   }
 
   private shot(shot: Shot): Result<void> {
@@ -146,11 +147,11 @@ export class Match {
     }
     const distinct = distinctOutcomes(outcomes);
     if (distinct.length === 1 && !scanned.overflow) {
-      this.commit(this.settle(core, ctx, distinct[0]!, null));
+      this.commit(() => this.settle(core, ctx, distinct[0]!, null));
       return ok(undefined);
     }
     const prompt = buildPrompt(ctx, distinct, scanned.undetermined, scanned.overflow);
-    this.commit({ ...core, status: 'awaiting-referee', prompt });
+    this.commit(() => ({ ...core, status: 'awaiting-referee', prompt }));
     return ok(undefined);
   }
 
@@ -171,13 +172,13 @@ export class Match {
         if (!Number.isInteger(input.delta) || input.delta === 0) return err('adjust: delta must be a non-zero whole number');
         if (input.reason.trim() === '') return err('adjust: a reason is required');
         const players = this.core.players.map((p, i) => (i === index ? { ...p, score: p.score + input.delta } : p));
-        this.commit({ ...this.core, players });
+        this.commit(() => ({ ...this.core, players }));
         this.adjustments.push({ player: input.player, delta: input.delta, reason: input.reason, afterShot: this.results.length });
         return ok(undefined);
       }
       case 'draw': {
         if (this.core.status === 'finished' || this.core.status === 'drawn') return err(`draw: the match is already ${this.core.status}`);
-        this.commit({ ...this.core, status: 'drawn', winner: null, endRule: 'referee', prompt: null });
+        this.commit(() => ({ ...this.core, status: 'drawn', winner: null, endRule: 'referee', prompt: null }));
         return ok(undefined);
       }
       case 'forfeit': {
@@ -187,7 +188,7 @@ export class Match {
         const others = this.core.players.map((p, i) => ({ i, score: p.score })).filter((p) => p.i !== index);
         others.sort((a, b) => b.score - a.score);
         const winner = others.length === 1 || others[0]!.score > others[1]!.score ? others[0]!.i : null;
-        this.commit({ ...this.core, status: winner === null ? 'drawn' : 'finished', winner, endRule: 'G-8', prompt: null });
+        this.commit(() => ({ ...this.core, status: winner === null ? 'drawn' : 'finished', winner, endRule: 'G-8', prompt: null }));
         return ok(undefined);
       }
       default:
@@ -214,7 +215,8 @@ export class Match {
         return err(`ruling '${ruling}' is not a possible outcome here (possible: ${[...new Set(allowed)].join(', ')})`);
       }
     }
-    this.commit(this.settle({ ...this.core, status: 'playing', prompt: null }, ctx, chosen, ruling));
+    const settled = chosen;
+    this.commit(() => this.settle({ ...this.core, status: 'playing', prompt: null }, ctx, settled, ruling));
     return ok(undefined);
   }
 
@@ -254,7 +256,7 @@ export class Match {
       shooter: this.setup.players[ctx.shooter]!,
       points: own,
       foul: outcome.foul,
-      rules: [...outcome.rules, ...(ruling ? ['referee'] : [])],
+      rules: [...new Set([...outcome.rules, ...(ruling ? ['referee'] : [])])],
       turnPasses: outcome.turnPasses,
       cueBall: ctx.cueBall,
       ...(outcome.awards.some((a) => a.player !== ctx.shooter) ? { awards: outcome.awards.map((a) => ({ player: this.setup.players[a.player]!, points: a.points })) } : {}),
@@ -276,7 +278,7 @@ export class Match {
     if (custom) return { ...next, status: custom.winner === null ? 'drawn' : 'finished', winner: custom.winner, endRule: custom.rule };
 
     // A target can be reached by points made or, in some games, by penalties received (SK5-14).
-    const reachedBy = players.flatMap((p, i) => (this.reachedTarget(p.score, i) ? [i] : []));
+    const reachedBy = players.flatMap((p, i) => (this.reachedTarget(p.score, i) && !this.reachedTarget(core.players[i]!.score, i) ? [i] : []));
     const reached = reachedBy.length > 0 && (this.variant.mayEnd?.(outcome, ctx) ?? true);
     const last = ctx.shooter === this.setup.players.length - 1;
     if (reached && !this.options.equalizingInning) {
@@ -284,7 +286,8 @@ export class Match {
       return { ...next, status: winner === null ? 'drawn' : 'finished', winner, endRule: this.endRule() };
     }
     if (reached) next = { ...next, closing: true };
-    if (!reached && !outcome.turnPasses) return next;
+    const shooterReached = reached && reachedBy.includes(ctx.shooter);
+    if (!shooterReached && !outcome.turnPasses) return next;
 
     // The inning ends here. A round closes after the last player in order.
     if (last && next.closing) return this.finishRound(next, this.endRule());
