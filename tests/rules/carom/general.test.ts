@@ -33,10 +33,10 @@ describe('general carom rules (RULES §1)', () => {
     expect(m.view().players.map((p) => p.innings)).toEqual([1, 0]);
   });
 
-  it('G-4 the break position puts the object balls on different spots, so no zone limit applies to the break', () => {
+  it('G-4 the break position is known, so the break needs no position data even where zones apply', () => {
     const m = newMatch('balkline-47-1');
     const v = play(m, caromShot('white'), caromShot('white'));
-    // The break carom counted without any position data; only the second shot's start is unknown.
+    // The break carom counted from the known break position; only the second shot's start is unknown.
     expect(v.shots).toHaveLength(1);
     expect(v.status).toBe('awaiting-referee');
   });
