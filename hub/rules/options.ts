@@ -27,7 +27,7 @@ export const baseOptionShape = {
 export function describeIssues(prefix: string, error: z.ZodError): string {
   return error.issues
     .map((issue) => {
-      const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+      const path = issue.path.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), prefix);
       if (issue.code === 'unrecognized_keys') return `${path}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
       return `${path}: ${issue.message}`;
     })

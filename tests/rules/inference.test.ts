@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
+import { ball, caromShot, lastShot, newMatch, play, rail, referee, rejects, shot } from './helpers.ts';
+
+/** A scanner that records the resolved events, to see exactly which readings were kept. */
+const recorder: Scanner<string[]> = {
+  init: () => [],
+  step: (s, e: ResolvedEvent) => [...s, e.kind === 'ball' ? e.balls.join('+') : e.kind === 'cushion' ? `${e.rail}:${e.ball}` : e.kind],
+  key: (s) => s.join(' '),
+};
+const balls = ['white', 'yellow', 'red'] as const;
+
+describe('facts known, inferred or undetermined (RULES §10)', () => {
+  it('rails before the first ball contact are the cue ball\'s: only the cue ball moves', () => {
+    const r = enumerateWorlds([rail('left'), rail('foot')], balls, 'white', recorder);
+    expect(r.worlds.map((w) => w.state)).toEqual([['left:white', 'foot:white']]);
+    expect([...r.inferred.entries()]).toEqual([[0, 'white'], [1, 'white']]);
+    expect(r.undetermined).toEqual([]);
+  });
+
+  it('the first ball contact of a shot involves the cue ball', () => {
+    const r = enumerateWorlds([ball(null, null)], balls, 'white', recorder);
+    expect(r.worlds.map((w) => w.state[0]).sort()).toEqual(['white+red', 'white+yellow']);
+  });
+
+  it('a ball at rest cannot strike a rail: after white hits red, an unknown rail is white\'s or red\'s, never yellow\'s', () => {
+    const r = enumerateWorlds([ball('white', 'red'), rail('foot')], balls, 'white', recorder);
+    expect(r.undetermined).toEqual([{ event: 1, kind: 'cushion', field: 'ball', candidates: ['white', 'red'] }]);
+  });
+
+  it('readings that lead to the same state are merged, so many unknowns stay cheap', () => {
+    const events = [ball('white', 'red'), ...Array.from({ length: 40 }, () => rail('foot'))];
+    const r = enumerateWorlds(events, balls, 'white', { init: () => 0, step: (s) => Math.min(s + 1, 3), key: String });
+    expect(r.worlds.length).toBeLessThanOrEqual(2);
+    expect(r.overflow).toBe(false);
+  });
+
+  it('an undetermined fact that decides the point opens a prompt; the shot waits for the ruling', () => {
+    const m = newMatch('three-cushion');
+    const v = play(m, shot(ball('white', 'red'), rail('foot'), rail('right'), rail('head'), ball('white', 'yellow')));
+    expect(v).toMatchObject({ status: 'awaiting-referee', shots: [] });
+    expect(v.prompt!.options.map((o) => o.ruling).sort()).toEqual(['no-score', 'score']);
+    rejects(m, caromShot('white'), /prompt is open/);
+    const ruled = play(m, referee({ ruling: 'score' }));
+    expect(lastShot(ruled)).toMatchObject({ points: 1, ruling: 'score' });
+  });
+
+  it('a ruling that the prompt does not allow is refused; a foul may always be ruled', () => {
+    const m = newMatch('carom');
+    play(m, shot(ball(null, null), ball('white', 'yellow')));
+    rejects(m, referee({ ruling: 'no-score' }), /not a possible outcome here \(possible: foul, score/);
+    const v = play(m, referee({ ruling: 'foul' }));
+    expect(lastShot(v)).toMatchObject({ foul: 'break-wrong-ball', turnPasses: true });
+  });
+
+  it('a ruling with no prompt open is an error, and undo reopens the prompt it answered', () => {
+    const m = newMatch('carom');
+    rejects(m, referee({ ruling: 'score' }), /no referee prompt is open/);
+    play(m, shot(ball(null, null), ball('white', 'yellow')), referee({ ruling: 'score' }));
+    const v = play(m, referee({ action: 'undo' }));
+    expect(v.status).toBe('awaiting-referee');
+    expect(v.shots).toEqual([]);
+  });
+
+  it('the referee may overrule with a foul the sensors did not see', () => {
+    const m = newMatch('three-cushion');
+    play(m, shot(ball('white', 'red'), rail('foot'), rail('right'), rail('head'), ball('white', 'yellow')));
+    const v = play(m, referee({ ruling: 'foul' }));
+    expect(lastShot(v)).toMatchObject({ foul: 'referee', points: 0, turnPasses: true, rules: ['G-7', 'TC-6', 'referee'] });
+  });
+});
+
+describe('referee lines (CONTRACT §1.3)', () => {
+  it('adjust changes a score with a reason and is undone like any step, also after the match ended', () => {
+    const m = newMatch('carom', 1);
+    let v = play(m, referee({ action: 'adjust', player: 'Ben', delta: 2, reason: 'scorer error' }));
+    expect(v.players[1]!.score).toBe(2);
+    expect(m.adjustmentLog).toEqual([{ player: 'Ben', delta: 2, reason: 'scorer error', afterShot: 0 }]);
+    v = play(m, caromShot('white'));
+    expect(v.status).toBe('finished');
+    v = play(m, referee({ action: 'undo' }), referee({ action: 'undo' }));
+    expect(v.players.map((p) => p.score)).toEqual([0, 0]);
+    expect(m.adjustmentLog).toEqual([]);
+    rejects(m, referee({ action: 'undo' }), /nothing to undo/);
+    rejects(m, referee({ action: 'adjust', player: 'Zoe', delta: 1, reason: 'x' }), /'Zoe' is not a player/);
+  });
+
+  it('draw ends the match drawn', () => {
+    const m = newMatch('carom');
+    const v = play(m, referee({ action: 'draw' }));
+    expect(v).toMatchObject({ status: 'drawn', winner: null, turn: null });
+    rejects(m, referee({ action: 'draw' }), /already drawn/);
+  });
+
+  it('a shooter assertion that does not match the turn is an error', () => {
+    const m = newMatch('carom');
+    rejects(m, { kind: 'shot', shot: { shooter: 'Ben', events: [] } }, /it is Ana's turn/);
+  });
+
+  it('unknown ids are errors that name the id', () => {
+    const m = newMatch('carom');
+    rejects(m, shot(ball('white', 'blue')), /unknown ball 'blue'/);
+    rejects(m, shot({ kind: 'skittle', skittle: 'king', by: null }), /has no skittles/);
+    rejects(m, shot({ kind: 'pocket', ball: 'red' }), /without pockets/);
+    rejects(m, shot(ball('red', 'red')), /cannot meet itself/);
+  });
+
+  it('a match line with a bad setup names the problem', () => {
+    expect(() => newMatch('snooker')).toThrow(/unknown variant 'snooker'/);
+    expect(() => newMatch('carom', 10, { inningsLimit: 0 })).toThrow(/options.inningsLimit/);
+    expect(() => newMatch('carom', 10, { safetysAllowed: true })).toThrow(/unknown field 'safetysAllowed'/);
+    expect(() => newMatch('carom', 10, {}, ['Ana', 'Ana'])).toThrow(/must differ/);
+    expect(() => newMatch('carom', 10, { targets: [1] })).toThrow(/1 targets for 2 players/);
+  });
+});

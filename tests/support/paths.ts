@@ -1,0 +1,9 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** `shared/` lies beside the repository, in development and in CI alike. */
+export const SHARED_DIR = resolve(REPO_ROOT, '../shared');
+export const SCENARIOS_DIR = join(SHARED_DIR, 'scenarios');
+export const sharedPresent = (): boolean => existsSync(SCENARIOS_DIR);
