@@ -350,7 +350,7 @@ export class Match {
       turn: over ? null : this.setup.players[core.turn]!,
       players,
       prompt: core.prompt?.view ?? null,
-      shots: this.results,
+      shots: this.results.slice(),
       cueBall: over ? null : core.cueBall,
       endRule: core.endRule,
       instructions: core.instructions,
