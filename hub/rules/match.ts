@@ -1,4 +1,4 @@
-import type { BallId } from './ids.ts';
+import type { BallId, FoulKind } from './ids.ts';
 import type { MatchInput, MatchSetup, Positions, RefereeInput, Ruling, Shot } from './events.ts';
 import { effectKey, rulingClass, type Instruction, type Outcome, type ShotContext } from './outcome.ts';
 import type { AnyVariant, MatchOptionsBase, Result } from './variant.ts';
@@ -45,6 +45,9 @@ interface Frame {
   adjustments: number;
 }
 
+/** Undo keeps the applied inputs (the log itself) and a full state every this many inputs. */
+const CHECKPOINT_EVERY = 32;
+
 export interface Adjustment {
   player: string;
   delta: number;
@@ -61,7 +64,10 @@ export class Match {
   readonly variant: AnyVariant;
   readonly options: MatchOptionsBase & Record<string, unknown>;
   private core: Core;
-  private readonly history: Frame[] = [];
+  /** Every input that changed the match, in order: undo re-applies them from the last checkpoint. */
+  private readonly applied: MatchInput[] = [];
+  /** checkpoints[k] is the state before input k × CHECKPOINT_EVERY. */
+  private readonly checkpoints: Frame[] = [];
   private readonly results: ShotResult[] = [];
   private readonly adjustments: Adjustment[] = [];
 
@@ -105,8 +111,33 @@ export class Match {
   }
 
   apply(input: MatchInput): Result<void> {
-    if (input.kind === 'shot') return this.shot(input.shot);
-    return this.referee(input.referee);
+    if (input.kind === 'referee' && 'action' in input.referee && input.referee.action === 'undo') return this.undo();
+    const count = this.applied.length;
+    if (count % CHECKPOINT_EVERY === 0 && this.checkpoints.length === count / CHECKPOINT_EVERY) {
+      this.checkpoints.push({ core: this.core, shots: this.results.length, adjustments: this.adjustments.length });
+    }
+    const result = input.kind === 'shot' ? this.shot(input.shot) : this.referee(input.referee);
+    if (result.ok) this.applied.push(input);
+    return result;
+  }
+
+  /** Reverts the last input: back to the checkpoint before it, then the inputs since, again. */
+  private undo(): Result<void> {
+    if (this.applied.length === 0) return err('undo: nothing to undo');
+    this.applied.pop();
+    const k = Math.floor(this.applied.length / CHECKPOINT_EVERY);
+    const frame = this.checkpoints[k]!;
+    this.checkpoints.length = k + 1;
+    this.core = frame.core;
+    this.results.length = frame.shots;
+    this.adjustments.length = frame.adjustments;
+    const redo = this.applied.splice(k * CHECKPOINT_EVERY);
+    for (const input of redo) {
+      const result = input.kind === 'shot' ? this.shot(input.shot) : this.referee(input.referee);
+      if (!result.ok) throw new Error(`undo could not re-apply an input it had accepted: ${result.error}`);
+      this.applied.push(input);
+    }
+    return ok(undefined);
   }
 
   get shotCount(): number {
@@ -121,9 +152,7 @@ export class Match {
     return this.adjustments;
   }
 
-  /** Records the undo point first, then builds the new state (which may append to the logs). */
   private commit(build: () => Core): void {
-    this.history.push({ core: this.core, shots: this.results.length, adjustments: this.adjustments.length });
     this.core = build();
   }
 
@@ -158,14 +187,8 @@ export class Match {
   private referee(input: RefereeInput): Result<void> {
     if ('ruling' in input) return this.ruling(input.ruling, input.option);
     switch (input.action) {
-      case 'undo': {
-        const frame = this.history.pop();
-        if (!frame) return err('undo: nothing to undo');
-        this.core = frame.core;
-        this.results.length = frame.shots;
-        this.adjustments.length = frame.adjustments;
-        return ok(undefined);
-      }
+      case 'undo':
+        return this.undo();
       case 'adjust': {
         const index = this.setup.players.indexOf(input.player);
         if (index < 0) return err(`adjust: '${input.player}' is not a player of this match`);
@@ -232,8 +255,8 @@ export class Match {
       isBreak: core.shotCount === 0,
       firstShotOfInning: core.shotInInning === 0,
       shot,
-      refereeFouls: shot.events.flatMap((e) => (e.kind === 'foul' && e.by === 'shooter' ? [e.foul] : [])),
-      opponentFouls: shot.events.flatMap((e) => (e.kind === 'foul' && e.by === 'opponent' ? [e.foul] : [])),
+      refereeFouls: foulsBy(shot, 'shooter'),
+      opponentFouls: foulsBy(shot, 'opponent'),
       carry: core.carry,
       startPositions: core.positions,
       scores: core.players.map((p) => p.score),
@@ -243,23 +266,28 @@ export class Match {
   /** Applies a decided outcome: scores, run, the shot log, then the end of the match or the turn. */
   private settle(core: Core, ctx: ShotContext, outcome: Outcome, ruling: Ruling | null): Core {
     const sign = this.variant.scoring === 'countdown' ? -1 : 1;
-    const own = outcome.awards.filter((a) => a.player === ctx.shooter).reduce((s, a) => s + a.points, 0);
-    let players = core.players.map((p, i) => {
-      const gained = outcome.awards.filter((a) => a.player === i).reduce((s, a) => s + a.points, 0);
-      return gained === 0 ? p : { ...p, score: p.score + sign * gained };
-    });
+    const players = [...core.players];
+    let own = 0;
+    let others = false;
+    for (const award of outcome.awards) {
+      if (award.points === 0) continue;
+      const p = players[award.player]!;
+      players[award.player] = { ...p, score: p.score + sign * award.points };
+      if (award.player === ctx.shooter) own += award.points;
+      else others = true;
+    }
     const shooter = players[ctx.shooter]!;
     const run = shooter.run + Math.max(0, own);
-    players = replace(players, ctx.shooter, { ...shooter, run, highRun: Math.max(shooter.highRun, run) });
+    players[ctx.shooter] = { ...shooter, run, highRun: Math.max(shooter.highRun, run) };
 
     this.results.push({
       shooter: this.setup.players[ctx.shooter]!,
       points: own,
       foul: outcome.foul,
-      rules: [...new Set([...outcome.rules, ...(ruling ? ['referee'] : [])])],
+      rules: ruling ? [...outcome.rules, 'referee'] : outcome.rules,
       turnPasses: outcome.turnPasses,
       cueBall: ctx.cueBall,
-      ...(outcome.awards.some((a) => a.player !== ctx.shooter) ? { awards: outcome.awards.map((a) => ({ player: this.setup.players[a.player]!, points: a.points })) } : {}),
+      ...(others ? { awards: outcome.awards.map((a) => ({ player: this.setup.players[a.player]!, points: a.points })) } : {}),
       ...(ruling ? { ruling } : {}),
     });
 
@@ -278,7 +306,10 @@ export class Match {
     if (custom) return { ...next, status: custom.winner === null ? 'drawn' : 'finished', winner: custom.winner, endRule: custom.rule };
 
     // A target can be reached by points made or, in some games, by penalties received (SK5-14).
-    const reachedBy = players.flatMap((p, i) => (this.reachedTarget(p.score, i) && !this.reachedTarget(core.players[i]!.score, i) ? [i] : []));
+    const reachedBy: number[] = [];
+    for (let i = 0; i < players.length; i++) {
+      if (players[i] !== core.players[i] && this.reachedTarget(players[i]!.score, i) && !this.reachedTarget(core.players[i]!.score, i)) reachedBy.push(i);
+    }
     const reached = reachedBy.length > 0 && (this.variant.mayEnd?.(outcome, ctx) ?? true);
     const last = ctx.shooter === this.setup.players.length - 1;
     if (reached && !this.options.equalizingInning) {
@@ -359,10 +390,10 @@ export class Match {
   }
 }
 
-function replace<T>(items: readonly T[], index: number, value: T): T[] {
-  const copy = [...items];
-  copy[index] = value;
-  return copy;
+function foulsBy(shot: Shot, by: 'shooter' | 'opponent'): FoulKind[] {
+  const fouls: FoulKind[] = [];
+  for (const e of shot.events) if (e.kind === 'foul' && e.by === by) fouls.push(e.foul);
+  return fouls;
 }
 
 function distinctOutcomes(outcomes: Outcome[]): Outcome[] {
@@ -411,6 +442,7 @@ function describeFact(fact: UndeterminedFact): string {
 
 /** Positions after the shot: where the balls came to rest, with respotted balls on their spots. */
 function restingPositions(shot: Shot, instructions: readonly Instruction[] | undefined): Positions | null {
+  if (!instructions || instructions.length === 0) return shot.positions ?? null;
   const moved = instructions?.filter((i) => i.at !== undefined) ?? [];
   const unplaced = instructions?.some((i) => i.at === undefined) ?? false;
   if (!shot.positions || unplaced) return null;

@@ -8,9 +8,6 @@ import { err, ok, type AnyVariant, type Result } from './variant.ts';
  * must make sense for this kind of table.
  */
 export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): Result<void> {
-  const balls = variant.balls as readonly string[];
-  const ball = (id: string | null | undefined, where: string): string | null =>
-    id === null || id === undefined || balls.includes(id) ? null : `${where}: unknown ball '${id}' (${variant.id} uses ${balls.join(', ')})`;
   const pocketTable = variant.id === 'skittles-7-pyramid' || variant.id === 'skittles-7-carom';
 
   for (const [i, e] of shot.events.entries()) {
@@ -18,22 +15,22 @@ export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): 
     let problem: string | null = null;
     switch (e.kind) {
       case 'ball':
-        problem = ball(e.balls[0], where) ?? ball(e.balls[1], where);
+        problem = unknownBall(variant, e.balls[0], where) ?? unknownBall(variant, e.balls[1], where);
         if (!problem && e.balls[0] !== null && e.balls[0] === e.balls[1]) problem = `${where}: a ball cannot meet itself ('${e.balls[0]}')`;
         break;
       case 'cushion':
-        problem = ball(e.ball, where);
+        problem = unknownBall(variant, e.ball, where);
         break;
       case 'skittle':
         if (!(variant.skittles as readonly string[]).includes(e.skittle)) {
           problem = variant.skittles.length === 0 ? `${where}: ${variant.id} has no skittles` : `${where}: unknown skittle '${e.skittle}' (${variant.id} uses ${variant.skittles.join(', ')})`;
-        } else problem = ball(e.by, where);
+        } else problem = unknownBall(variant, e.by, where);
         break;
       case 'pocket':
-        problem = pocketTable ? ball(e.ball, where) : `${where}: ${variant.id} is played on a table without pockets`;
+        problem = pocketTable ? unknownBall(variant, e.ball, where) : `${where}: ${variant.id} is played on a table without pockets`;
         break;
       case 'off-table':
-        problem = ball(e.ball, where);
+        problem = unknownBall(variant, e.ball, where);
         break;
       case 'foul':
         if (e.by === 'opponent' && variant.family !== 'skittles') problem = `${where}: a foul by the opponent is only a rule of the skittle games (SK5-10)`;
@@ -42,19 +39,24 @@ export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): 
     if (problem) return err(problem);
   }
   if (shot.frozen && 'ball' in shot.frozen) {
-    const problem = ball(shot.frozen.ball, 'shot.frozen.ball');
+    const problem = unknownBall(variant, shot.frozen.ball, 'shot.frozen.ball');
     if (problem) return err(problem);
     if (shot.frozen.ball === cueBall) return err(`shot.frozen.ball: '${cueBall}' is the cue ball itself`);
   }
   for (const id of Object.keys(shot.objectFrozen ?? {})) {
-    const problem = ball(id, 'shot.objectFrozen');
+    const problem = unknownBall(variant, id, 'shot.objectFrozen');
     if (problem) return err(problem);
     if (id === cueBall) return err(`shot.objectFrozen: '${id}' is the cue ball, use shot.frozen`);
   }
   for (const id of Object.keys(shot.positions ?? {})) {
-    const problem = ball(id, 'shot.positions');
+    const problem = unknownBall(variant, id, 'shot.positions');
     if (problem) return err(problem);
   }
   if (shot.declare === 'carom' && !pocketTable) return err(`shot.declare: a called carom is a rule of the seven-skittle games (SK7P-8), not ${variant.id}`);
   return ok(undefined);
+}
+
+function unknownBall(variant: AnyVariant, id: string | null | undefined, where: string): string | null {
+  const balls = variant.balls as readonly string[];
+  return id === null || id === undefined || balls.includes(id) ? null : `${where}: unknown ball '${id}' (${variant.id} uses ${balls.join(', ')})`;
 }

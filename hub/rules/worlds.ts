@@ -59,34 +59,39 @@ interface Branch<S> {
   assumed: Map<number, string>;
 }
 
+const NO_ASSUMPTIONS: ReadonlyMap<number, string> = new Map();
+
 export function enumerateWorlds<S>(
   events: readonly ShotEvent[],
   balls: readonly BallId[],
   cueBall: BallId,
   scanner: Scanner<S>,
 ): Enumeration<S> {
-  const bit = (ball: BallId): number => 1 << balls.indexOf(ball);
-  const moversOf = (moving: number): BallId[] => balls.filter((b) => (moving & bit(b)) !== 0);
+  // Fast path: every fact known, one reading, nothing to merge (the common case with a tracker).
+  if (events.every(isKnown)) {
+    let state = scanner.init();
+    for (let index = 0; index < events.length; index++) {
+      const resolved = resolveKnown(events[index]!, index);
+      if (resolved) state = scanner.step(state, resolved);
+    }
+    return { worlds: [{ state, assumed: NO_ASSUMPTIONS }], undetermined: [], inferred: NO_ASSUMPTIONS, overflow: false };
+  }
 
-  let branches: Branch<S>[] = [{ moving: bit(cueBall), state: scanner.init(), assumed: new Map() }];
+  let branches: Branch<S>[] = [{ moving: bitOf(balls, cueBall), state: scanner.init(), assumed: new Map() }];
   const candidatesSeen = new Map<number, { kind: ShotEvent['kind']; field: UndeterminedFact['field']; values: Set<string> }>();
   let anyUnknown = false;
   let overflow = false;
-
-  const note = (index: number, kind: ShotEvent['kind'], field: UndeterminedFact['field'], values: string[]): void => {
-    let seen = candidatesSeen.get(index);
-    if (!seen) candidatesSeen.set(index, (seen = { kind, field, values: new Set() }));
-    for (const v of values) seen.values.add(v);
-  };
 
   events.forEach((event, index) => {
     if (event.kind === 'foul') return;
     const next: Branch<S>[] = [];
     for (const branch of branches) {
-      for (const option of readings(event, index, branch.moving, balls, moversOf)) {
+      for (const option of readings(event, index, branch.moving, balls)) {
         if (option.unknown) {
           anyUnknown = true;
-          note(index, event.kind, option.field, option.alternatives);
+          let seen = candidatesSeen.get(index);
+          if (!seen) candidatesSeen.set(index, (seen = { kind: event.kind, field: option.field, values: new Set() }));
+          for (const v of option.alternatives) seen.values.add(v);
         }
         const assumed = option.unknown ? new Map(branch.assumed).set(index, option.label) : branch.assumed;
         next.push({
@@ -119,6 +124,40 @@ export function enumerateWorlds<S>(
   };
 }
 
+function isKnown(event: ShotEvent): boolean {
+  switch (event.kind) {
+    case 'ball':
+      return event.balls[0] !== null && event.balls[1] !== null;
+    case 'skittle':
+      return event.by !== null;
+    case 'foul':
+      return true;
+    default:
+      return event.ball !== null;
+  }
+}
+
+/** The event as the scanner sees it, when every ball in it is known. */
+function resolveKnown(event: ShotEvent, index: number): ResolvedEvent | null {
+  switch (event.kind) {
+    case 'ball':
+      return { kind: 'ball', balls: event.balls as [BallId, BallId], index };
+    case 'cushion':
+      return { kind: 'cushion', rail: event.rail, ball: event.ball as BallId, index };
+    case 'skittle':
+      return { kind: 'skittle', skittle: event.skittle, by: event.by as BallId, index };
+    case 'pocket':
+    case 'off-table':
+      return { kind: event.kind, ball: event.ball as BallId, index };
+    case 'foul':
+      return null;
+  }
+}
+
+function bitOf(balls: readonly BallId[], ball: BallId): number {
+  return 1 << balls.indexOf(ball);
+}
+
 function merge<S>(branches: Branch<S>[], scanner: Scanner<S>): Branch<S>[] {
   if (branches.length < 2) return branches;
   const byKey = new Map<string, Branch<S>>();
@@ -139,58 +178,49 @@ interface Reading {
   alternatives: string[];
 }
 
-function readings(
-  event: Exclude<ShotEvent, { kind: 'foul' }>,
-  index: number,
-  moving: number,
-  balls: readonly BallId[],
-  moversOf: (moving: number) => BallId[],
-): Reading[] {
-  const bit = (ball: BallId): number => 1 << balls.indexOf(ball);
-  const single = (ball: string | null, make: (b: BallId) => ResolvedEvent, field: UndeterminedFact['field']): Reading[] => {
-    if (ball !== null) {
-      const b = ball as BallId;
-      return [{ event: make(b), sets: bit(b), unknown: false, field, label: b, alternatives: [] }];
-    }
-    const movers = moversOf(moving);
-    return movers.map((b) => ({ event: make(b), sets: bit(b), unknown: true, field, label: b, alternatives: movers }));
-  };
+function readings(event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, moving: number, balls: readonly BallId[]): Reading[] {
+  if (event.kind === 'ball') return ballReadings(event.balls, index, moving, balls);
+  const field: UndeterminedFact['field'] = event.kind === 'skittle' ? 'by' : 'ball';
+  const known = event.kind === 'skittle' ? event.by : event.ball;
+  if (known !== null) {
+    const b = known as BallId;
+    return [{ event: resolveKnown(event, index)!, sets: bitOf(balls, b), unknown: false, field, label: b, alternatives: [] }];
+  }
+  const movers = balls.filter((b) => (moving & bitOf(balls, b)) !== 0);
+  return movers.map((b) => ({
+    event: resolveKnown(event.kind === 'skittle' ? { ...event, by: b } : { ...event, ball: b }, index)!,
+    sets: bitOf(balls, b),
+    unknown: true,
+    field,
+    label: b,
+    alternatives: movers,
+  }));
+}
 
-  switch (event.kind) {
-    case 'cushion':
-      return single(event.ball, (ball) => ({ kind: 'cushion', rail: event.rail, ball, index }), 'ball');
-    case 'skittle':
-      return single(event.by, (by) => ({ kind: 'skittle', skittle: event.skittle, by, index }), 'by');
-    case 'pocket':
-      return single(event.ball, (ball) => ({ kind: 'pocket', ball, index }), 'ball');
-    case 'off-table':
-      return single(event.ball, (ball) => ({ kind: 'off-table', ball, index }), 'ball');
-    case 'ball': {
-      const [a, b] = event.balls;
-      if (a !== null && b !== null) {
-        const pair = [a, b] as [BallId, BallId];
-        return [{ event: { kind: 'ball', balls: pair, index }, sets: bit(pair[0]) | bit(pair[1]), unknown: false, field: 'balls', label: '', alternatives: [] }];
-      }
-      const known = (a ?? b) as BallId | null;
-      const pairs: [BallId, BallId][] = [];
-      for (let i = 0; i < balls.length; i++) {
-        for (let j = i + 1; j < balls.length; j++) {
-          const x = balls[i]!;
-          const y = balls[j]!;
-          if (known !== null && x !== known && y !== known) continue;
-          if ((moving & (bit(x) | bit(y))) === 0) continue;
-          pairs.push(known === y ? [y, x] : [x, y]);
-        }
-      }
-      const labels = pairs.map(([x, y]) => `${x}+${y}`);
-      return pairs.map((pair, k) => ({
-        event: { kind: 'ball', balls: pair, index },
-        sets: bit(pair[0]) | bit(pair[1]),
-        unknown: true,
-        field: 'balls',
-        label: labels[k]!,
-        alternatives: labels,
-      }));
+function ballReadings(pairIn: readonly [string | null, string | null], index: number, moving: number, balls: readonly BallId[]): Reading[] {
+  const [a, b] = pairIn;
+  if (a !== null && b !== null) {
+    const pair = [a, b] as [BallId, BallId];
+    return [{ event: { kind: 'ball', balls: pair, index }, sets: bitOf(balls, pair[0]) | bitOf(balls, pair[1]), unknown: false, field: 'balls', label: '', alternatives: [] }];
+  }
+  const known = (a ?? b) as BallId | null;
+  const pairs: [BallId, BallId][] = [];
+  for (let i = 0; i < balls.length; i++) {
+    for (let j = i + 1; j < balls.length; j++) {
+      const x = balls[i]!;
+      const y = balls[j]!;
+      if (known !== null && x !== known && y !== known) continue;
+      if ((moving & (bitOf(balls, x) | bitOf(balls, y))) === 0) continue;
+      pairs.push(known === y ? [y, x] : [x, y]);
     }
   }
+  const labels = pairs.map(([x, y]) => `${x}+${y}`);
+  return pairs.map((pair, k) => ({
+    event: { kind: 'ball', balls: pair, index },
+    sets: bitOf(balls, pair[0]) | bitOf(balls, pair[1]),
+    unknown: true,
+    field: 'balls',
+    label: labels[k]!,
+    alternatives: labels,
+  }));
 }

@@ -123,97 +123,124 @@ export function judgeCaromShot(
   ctx: ShotContext<CaromOptions, CaromCarry>,
   trace: CaromTrace,
 ): Judgement<CaromCarry> {
-  const { shooter } = ctx;
-  const objects = CAROM_BALL_IDS.filter((b) => b !== ctx.cueBall);
-  const respot = respotFor(ctx, trace);
-  const base = { instructions: respot };
+  const instructions = respotFor(ctx, trace);
+  const referee = ctx.refereeFouls[0];
+  if (referee) return foulOutcome(spec, ctx, instructions, referee, [REFEREE_FOUL_RULE[referee]]);
+  if (trace.offTable.includes(ctx.cueBall)) return foulOutcome(spec, ctx, instructions, 'cue-ball-off-table', ['G-7', 'G-11']);
+  if (spec.anyBallOffIsFoul && trace.offTable.length > 0) return foulOutcome(spec, ctx, instructions, 'ball-off-table', ['TC-4', 'G-11']);
+  if (ctx.isBreak && trace.firstObject !== null && trace.firstObject !== 'red') {
+    return foulOutcome(spec, ctx, instructions, 'break-wrong-ball', ['G-5', spec.breakRule]);
+  }
+  if (trace.playAway === 'failed') return foulOutcome(spec, ctx, instructions, 'frozen-ball-play-away', ['G-12']);
 
-  const foul = (foulName: string, rules: string[]): Outcome<CaromCarry> => ({
-    ...base,
-    awards: spec.foulDeduction ? [{ player: shooter, points: -spec.foulDeduction }] : [],
-    foul: foulName,
+  if (ctx.shot.declare === 'safety') {
+    if (!ctx.options.safetiesAllowed) return foulOutcome(spec, ctx, instructions, 'safety-not-allowed', ['G-10']);
+    if (ctx.firstShotOfInning && ctx.carry.mustAttempt[ctx.shooter]) return foulOutcome(spec, ctx, instructions, 'second-safety', ['G-10']);
+    const frozenCase = spec.frozenObjectSafety && trace.frozenObject !== 'none';
+    const valid = frozenCase ? trace.frozenObject === 'ok' : trace.objectsHit > 0 && trace.cushionAfterContact;
+    if (!valid) return foulOutcome(spec, ctx, instructions, 'invalid-safety', frozenCase ? ['TC-5', 'G-10'] : ['G-10']);
+    return { instructions, awards: [], foul: null, turnPasses: true, rules: ['G-10'], carry: afterTurn(ctx, true) };
+  }
+
+  const rules = spec.scoring.rule === spec.missRule ? [spec.missRule] : [spec.scoring.rule, spec.missRule];
+  if (!spec.scoring.made(trace)) return missOutcome(ctx, instructions, rules, spec.missDeduction(ctx.options));
+  const scoreRules = rules;
+  if (!spec.zones) return scoredOutcome(ctx, instructions, trace, scoreRules, null);
+  return judgeZoneLimit(spec, spec.zones(ctx.options), ctx, trace, instructions, scoreRules);
+}
+
+/** BK-1..3 / FG-3: the zone limit on a carom, judged from where the balls lay and came to rest. */
+function judgeZoneLimit(
+  spec: CaromGameSpec,
+  geometry: ZoneGeometry,
+  ctx: ShotContext<CaromOptions, CaromCarry>,
+  trace: CaromTrace,
+  instructions: Instruction[] | undefined,
+  scoreRules: string[],
+): Judgement<CaromCarry> {
+  const zoneRule = geometry.kind === 'grid' ? 'BK-1' : 'FG-3';
+  const limitRules = geometry.kind === 'grid' ? ['BK-1', 'BK-3'] : ['FG-3'];
+  const noScore = missOutcome(ctx, instructions, [...limitRules, spec.missRule], 0);
+  const start = heldIn(geometry, ctx, ctx.startPositions);
+  if (start === undefined) {
+    return [
+      { ...scoredOutcome(ctx, instructions, trace, [...scoreRules, zoneRule], null), assumption: `the object balls did not start held in one ${geometry.name} zone past its limit` },
+      { ...noScore, assumption: `the object balls started held in one ${geometry.name} zone past its limit and stayed in it` },
+    ];
+  }
+  if (start === null) return scoredOutcome(ctx, instructions, trace, scoreRules, null);
+  const count = ctx.carry.zone?.id === start ? ctx.carry.zone.count : 0;
+  const nextZone = { id: start, count: count + 1 };
+  const scored = scoredOutcome(ctx, instructions, trace, [...scoreRules, zoneRule], nextZone);
+  if (count < geometry.perZone) return scored;
+  // A respotted ball has left the zone; otherwise the resting positions tell.
+  const end = trace.offTable.length > 0 ? null : heldIn(geometry, ctx, ctx.shot.positions);
+  if (end === undefined) {
+    return [
+      { ...scored, assumption: `an object ball left the ${geometry.name} zone ${start}` },
+      { ...noScore, assumption: `both object balls stayed in the ${geometry.name} zone ${start}` },
+    ];
+  }
+  return end === start ? noScore : scored;
+}
+
+/** The zone both object balls lie in, null when they are apart or outside any zone, undefined when unknown. */
+function heldIn(geometry: ZoneGeometry, ctx: ShotContext<CaromOptions, CaromCarry>, positions: Positions | null | undefined): string | null | undefined {
+  let zone: string | null | undefined;
+  for (const ball of CAROM_BALL_IDS) {
+    if (ball === ctx.cueBall) continue;
+    const at = positions?.[ball];
+    if (at === undefined) return undefined;
+    const z = zoneOf(geometry, ctx.options.table, at);
+    if (z === null || (zone !== undefined && zone !== z)) zone = null;
+    else if (zone === undefined) zone = z;
+  }
+  return zone ?? null;
+}
+
+function foulOutcome(
+  spec: CaromGameSpec,
+  ctx: ShotContext<CaromOptions, CaromCarry>,
+  instructions: Instruction[] | undefined,
+  foul: string,
+  rules: string[],
+): Outcome<CaromCarry> {
+  return {
+    instructions,
+    awards: spec.foulDeduction ? [{ player: ctx.shooter, points: -spec.foulDeduction }] : [],
+    foul,
     turnPasses: true,
     rules: [...rules, spec.penaltyRule].filter(unique),
     carry: afterTurn(ctx, true),
-  });
+  };
+}
 
-  const referee = ctx.refereeFouls[0];
-  if (referee) return foul(referee, [REFEREE_FOUL_RULE[referee]]);
-  if (trace.offTable.includes(ctx.cueBall)) return foul('cue-ball-off-table', ['G-7', 'G-11']);
-  if (spec.anyBallOffIsFoul && trace.offTable.length > 0) return foul('ball-off-table', ['TC-4', 'G-11']);
-  if (ctx.isBreak && trace.firstObject !== null && trace.firstObject !== 'red') return foul('break-wrong-ball', ['G-5', spec.breakRule]);
-  if (trace.playAway === 'failed') return foul('frozen-ball-play-away', ['G-12']);
-
-  if (ctx.shot.declare === 'safety') {
-    if (!ctx.options.safetiesAllowed) return foul('safety-not-allowed', ['G-10']);
-    if (ctx.firstShotOfInning && ctx.carry.mustAttempt[shooter]) return foul('second-safety', ['G-10']);
-    const frozenCase = spec.frozenObjectSafety && trace.frozenObject !== 'none';
-    const valid = frozenCase ? trace.frozenObject === 'ok' : trace.objectsHit > 0 && trace.cushionAfterContact;
-    if (!valid) return foul('invalid-safety', frozenCase ? ['TC-5', 'G-10'] : ['G-10']);
-    return { ...base, awards: [], foul: null, turnPasses: true, rules: ['G-10'], carry: afterTurn(ctx, true) };
-  }
-
-  const miss = (rules: string[], deduction: number): Outcome<CaromCarry> => ({
-    ...base,
-    awards: deduction ? [{ player: shooter, points: -deduction }] : [],
+function missOutcome(ctx: ShotContext<CaromOptions, CaromCarry>, instructions: Instruction[] | undefined, rules: string[], deduction: number): Outcome<CaromCarry> {
+  return {
+    instructions,
+    awards: deduction ? [{ player: ctx.shooter, points: -deduction }] : [],
     foul: null,
     turnPasses: true,
     rules,
     carry: afterTurn(ctx, false),
-  });
+  };
+}
 
-  if (!spec.scoring.made(trace)) {
-    const deduction = spec.missDeduction(ctx.options);
-    return miss([spec.scoring.rule, spec.missRule], deduction);
-  }
-
-  const scored = (rules: string[], zone: CaromCarry['zone']): Outcome<CaromCarry> => ({
-    ...base,
-    awards: [{ player: shooter, points: 1 }],
+function scoredOutcome(
+  ctx: ShotContext<CaromOptions, CaromCarry>,
+  instructions: Instruction[] | undefined,
+  trace: CaromTrace,
+  rules: string[],
+  zone: CaromCarry['zone'],
+): Outcome<CaromCarry> {
+  return {
+    instructions,
+    awards: [{ player: ctx.shooter, points: 1 }],
     foul: null,
     turnPasses: false,
     rules: trace.offTable.length > 0 ? [...rules, 'G-11'] : rules,
-    carry: { mustAttempt: clearOwn(ctx), zone },
-  });
-  const scoreRules = [spec.scoring.rule, spec.missRule];
-  if (!spec.zones) return scored(scoreRules, null);
-
-  // BK-1..3 / FG-3: the zone limit, judged from where the balls lay and came to rest.
-  const geometry = spec.zones(ctx.options);
-  const zoneRule = geometry.kind === 'grid' ? 'BK-1' : 'FG-3';
-  const limitRules = geometry.kind === 'grid' ? ['BK-1', 'BK-3'] : ['FG-3'];
-  const heldIn = (positions: Positions | null | undefined): string | null | undefined => {
-    const at = objects.map((b) => positions?.[b]);
-    if (at.some((p) => p === undefined)) return undefined;
-    const [z1, z2] = at.map((p) => zoneOf(geometry, ctx.options.table, p!));
-    return z1 !== null && z1 === z2 ? z1! : null;
+    carry: { mustAttempt: ctx.firstShotOfInning ? clearOwn(ctx) : ctx.carry.mustAttempt, zone },
   };
-  const stillHeld = (zone: string): boolean | undefined => {
-    if (trace.offTable.length > 0) return false; // a respotted ball has left the zone
-    const end = heldIn(ctx.shot.positions);
-    return end === undefined ? undefined : end === zone;
-  };
-  const noScore: Outcome<CaromCarry> = { ...miss([...limitRules, spec.missRule], 0) };
-
-  const start = heldIn(ctx.startPositions);
-  if (start === undefined) {
-    return [
-      { ...scored([...scoreRules, zoneRule], null), assumption: `the object balls did not start held in one ${geometry.name} zone past its limit` },
-      { ...noScore, assumption: `the object balls started held in one ${geometry.name} zone past its limit and stayed in it` },
-    ];
-  }
-  if (start === null) return scored(scoreRules, null);
-  const count = ctx.carry.zone?.id === start ? ctx.carry.zone.count : 0;
-  const nextZone = { id: start, count: count + 1 };
-  if (count < geometry.perZone) return scored([...scoreRules, zoneRule], nextZone);
-  const held = stillHeld(start);
-  if (held === undefined) {
-    return [
-      { ...scored([...scoreRules, zoneRule], nextZone), assumption: `an object ball left the ${geometry.name} zone ${start}` },
-      { ...noScore, assumption: `both object balls stayed in the ${geometry.name} zone ${start}` },
-    ];
-  }
-  return held ? noScore : scored([...scoreRules, zoneRule], nextZone);
 }
 
 /** The referee rules a foul the sensors did not see (G-7). */

@@ -41,72 +41,87 @@ export interface CaromTraceOptions {
 }
 
 export function caromScanner(opts: CaromTraceOptions): Scanner<CaromTrace> {
-  const { cueBall, otherWhite, cushionCap, sequenceCap } = opts;
-  const token = (ball: BallId): string => (ball === otherWhite ? 'other' : ball);
+  return new CaromScanner(opts);
+}
 
-  return {
-    init: () => ({
+/** A class, not closures: one is made per shot, and the methods live on the prototype. */
+class CaromScanner implements Scanner<CaromTrace> {
+  constructor(private readonly opts: CaromTraceOptions) {}
+
+  init(): CaromTrace {
+    return {
       cueContacts: [],
       firstObject: null,
       objectsHit: 0,
       cushionsBeforeSecond: 0,
-      frozenRailPending: opts.frozenRail !== null,
+      frozenRailPending: this.opts.frozenRail !== null,
       cushionAfterContact: false,
       frozenObject: 'none',
       frozenObjectBall: null,
-      playAway: opts.frozenToBall !== null ? 'pending' : 'none',
+      playAway: this.opts.frozenToBall !== null ? 'pending' : 'none',
       offTable: [],
-    }),
-    step(s, e: ResolvedEvent): CaromTrace {
-      switch (e.kind) {
-        case 'cushion':
-          return onCushion(s, e.ball, e.rail);
-        case 'ball': {
-          const [a, b] = e.balls;
-          if (a !== cueBall && b !== cueBall) return s; // a kiss between object balls
-          const object = a === cueBall ? b : a;
-          return onCueHitsBall(s, object);
-        }
-        case 'off-table':
-          return s.offTable.includes(e.ball) ? s : { ...s, offTable: [...s.offTable, e.ball] };
-        default:
-          return s; // skittles and pockets play no part in carom games
-      }
-    },
-    key: (s) =>
-      `${s.cueContacts.join(',')}|${s.firstObject}|${s.objectsHit}|${s.cushionsBeforeSecond}|${+s.frozenRailPending}|` +
-      `${+s.cushionAfterContact}|${s.frozenObject}|${s.playAway}|${s.offTable.join(',')}`,
-  };
+    };
+  }
 
-  function onCushion(s: CaromTrace, ball: BallId, rail: Rail): CaromTrace {
-    let next = s;
-    const contactMade = s.objectsHit > 0;
-    if (contactMade && !s.cushionAfterContact) next = { ...next, cushionAfterContact: true };
-    if (s.frozenObject === 'pending' && (ball === cueBall || (ball === s.frozenObjectBall && opts.objectFrozen[ball] !== rail))) {
-      next = { ...next, frozenObject: 'ok' };
+  step(s: CaromTrace, e: ResolvedEvent): CaromTrace {
+    switch (e.kind) {
+      case 'cushion':
+        return this.onCushion(s, e.ball, e.rail);
+      case 'ball': {
+        const [a, b] = e.balls;
+        const cue = this.opts.cueBall;
+        if (a !== cue && b !== cue) return s; // a kiss between object balls
+        return this.onCueHitsBall(s, a === cue ? b : a);
+      }
+      case 'off-table':
+        return s.offTable.includes(e.ball) ? s : { ...s, offTable: [...s.offTable, e.ball] };
+      default:
+        return s; // skittles and pockets play no part in carom games
     }
-    if (ball !== cueBall) return next;
-    if (s.playAway === 'pending') next = { ...next, playAway: 'ok' };
+  }
+
+  key(s: CaromTrace): string {
+    return (
+      `${s.cueContacts.join(',')}|${s.firstObject}|${s.objectsHit}|${s.cushionsBeforeSecond}|${+s.frozenRailPending}|` +
+      `${+s.cushionAfterContact}|${s.frozenObject}|${s.playAway}|${s.offTable.join(',')}`
+    );
+  }
+
+  private onCushion(s: CaromTrace, ball: BallId, rail: Rail): CaromTrace {
+    const { cueBall, objectFrozen, frozenRail, sequenceCap, cushionCap } = this.opts;
+    const afterContact = s.objectsHit > 0 && !s.cushionAfterContact;
+    const frozenOk = s.frozenObject === 'pending' && (ball === cueBall || (ball === s.frozenObjectBall && objectFrozen[ball] !== rail));
+    if (ball !== cueBall) {
+      if (!afterContact && !frozenOk) return s;
+      return { ...s, cushionAfterContact: s.cushionAfterContact || afterContact, frozenObject: frozenOk ? 'ok' : s.frozenObject };
+    }
+    const next: { -readonly [K in keyof CaromTrace]: CaromTrace[K] } = { ...s };
+    if (afterContact) next.cushionAfterContact = true;
+    if (frozenOk) next.frozenObject = 'ok';
+    if (s.playAway === 'pending') next.playAway = 'ok';
     // G-13: leaving the rail the cue ball lay against is not a cushion contact.
-    if (s.frozenRailPending && rail === opts.frozenRail) return { ...next, frozenRailPending: false };
-    if (s.cueContacts.length < sequenceCap) next = { ...next, cueContacts: [...next.cueContacts, `cushion:${rail}`] };
-    if (s.objectsHit < 2 && s.cushionsBeforeSecond < cushionCap) {
-      next = { ...next, cushionsBeforeSecond: s.cushionsBeforeSecond + 1 };
+    if (s.frozenRailPending && rail === frozenRail) {
+      next.frozenRailPending = false;
+      return next;
     }
+    if (s.cueContacts.length < sequenceCap) next.cueContacts = [...s.cueContacts, `cushion:${rail}`];
+    if (s.objectsHit < 2 && s.cushionsBeforeSecond < cushionCap) next.cushionsBeforeSecond = s.cushionsBeforeSecond + 1;
     return next;
   }
 
-  function onCueHitsBall(s: CaromTrace, object: BallId): CaromTrace {
-    let next = s;
-    if (s.cueContacts.length < sequenceCap) next = { ...next, cueContacts: [...s.cueContacts, token(object)] };
-    if (s.playAway === 'pending') {
-      next = { ...next, playAway: object === opts.frozenToBall ? 'failed' : 'ok' };
+  private onCueHitsBall(s: CaromTrace, object: BallId): CaromTrace {
+    const { otherWhite, sequenceCap, frozenToBall, objectFrozen } = this.opts;
+    const next: { -readonly [K in keyof CaromTrace]: CaromTrace[K] } = { ...s };
+    if (s.cueContacts.length < sequenceCap) next.cueContacts = [...s.cueContacts, object === otherWhite ? 'other' : object];
+    if (s.playAway === 'pending') next.playAway = object === frozenToBall ? 'failed' : 'ok';
+    if (s.frozenObject === 'none' && objectFrozen[object] !== undefined) {
+      next.frozenObject = 'pending';
+      next.frozenObjectBall = object;
     }
-    if (s.frozenObject === 'none' && opts.objectFrozen[object] !== undefined) {
-      next = { ...next, frozenObject: 'pending', frozenObjectBall: object };
-    }
-    if (s.firstObject === null) return { ...next, firstObject: object, objectsHit: 1 };
-    if (s.objectsHit === 1 && object !== s.firstObject) return { ...next, objectsHit: 2 };
+    if (s.firstObject === null) {
+      next.firstObject = object;
+      next.objectsHit = 1;
+    } else if (s.objectsHit === 1 && object !== s.firstObject) next.objectsHit = 2;
     return next;
   }
 }

@@ -38,7 +38,9 @@ const setup = fc.record({
   options: fc.constantFrom({}, { equalizingInning: true }, { inningsLimit: 3 }, { safetiesAllowed: false }),
 });
 
-function run(s: fc.infer<typeof setup>, list: MatchInput[]): { match: Match; accepted: boolean[] } {
+type Setup = typeof setup extends fc.Arbitrary<infer T> ? T : never;
+
+function run(s: Setup, list: MatchInput[]): { match: Match; accepted: boolean[] } {
   const created = Match.create(s);
   fc.pre(created.ok); // e.g. artistic has no safeties option: a refused setup is tested elsewhere
   const match = (created as { value: Match }).value;
@@ -91,7 +93,7 @@ describe('engine properties, carom games', () => {
           continue;
         }
         const result = after.shots[after.shots.length - 1]!;
-        const shooter = s.players.indexOf(result.shooter);
+        const shooter = (s.players as readonly string[]).indexOf(result.shooter);
         expect(changed.every((i) => i === shooter)).toBe(true);
         expect(deltas[shooter]).toBe(result.points);
         const allowed = s.variant === 'artistic' ? [0, 4, 5, 6, 7, 8, 9, 10, 11] : s.variant === 'one-cushion' ? [-1, 0, 1] : [0, 1];

@@ -51,7 +51,7 @@ describe('free game (RULES §4)', () => {
   it('FG-3 the triangle size is configuration (default 30 cm legs)', () => {
     expect(zoneOf(FREE_GAME_TRIANGLES, MATCH_TABLE, [100, 150])).toBe('head-left');
     expect(zoneOf(FREE_GAME_TRIANGLES, MATCH_TABLE, [200, 150])).toBeNull();
-    expect(zoneOf({ ...FREE_GAME_TRIANGLES, leg: 500 }, MATCH_TABLE, [200, 150])).toBe('head-left');
+    expect(zoneOf({ kind: 'corner-triangles', name: 'wide', leg: 500, perZone: 1 }, MATCH_TABLE, [200, 150])).toBe('head-left');
     expect(zoneOf(FREE_GAME_TRIANGLES, MATCH_TABLE, [2800, 1400])).toBe('foot-right');
     expect(() => newMatch('free-game', 400, { triangleLeg: -1 })).toThrow(/options.triangleLeg/);
   });
