@@ -1,0 +1,144 @@
+import type { ShotEvent } from '../rules/events.ts';
+import type { Rail, SkittleId } from '../rules/ids.ts';
+import type { SensorEvent } from './sensor-events.ts';
+
+export interface SegmenterOptions {
+  /** Piezo channel → rail. Hits on unmapped channels are counted, not scored. */
+  rails: Readonly<Record<number, Rail>>;
+  /** Tilt switch index → skittle. */
+  skittles: Readonly<Record<number, SkittleId>>;
+  quietWindowMs: number;
+  restVibrationLevel: number;
+  railMergeMs: number;
+}
+
+export type SegmenterOutput =
+  | { type: 'shot-started'; at: number }
+  | { type: 'shot-complete'; startedAt: number; endedAt: number; events: ShotEvent[]; endedBy: 'quiet' | 'referee' | 'tracker' | 'strike' };
+
+/**
+ * Cuts a table's sensor stream into shots (G-6: a shot is complete only when every ball
+ * has stopped). Pure: time comes in with the events and with `tick(now)`, never from a
+ * clock. A shot starts at a cue strike or at the first sign of motion after rest; it ends
+ * when no hit has come for the quiet window and the bed-vibration channel says the balls
+ * are at rest, or when the referee or a tracker says so.
+ *
+ * Each hit becomes a shot event for the engine: a rail hit is a cushion contact whose ball
+ * is unknown, a click is a ball contact whose pair is unknown, a tilt is a skittle down by
+ * an unknown ball (RULES §10: the engine infers what it can and asks about the rest).
+ */
+export class ShotSegmenter {
+  private moving = false;
+  private startedAt = 0;
+  private lastActivity = 0;
+  private vibration = 0;
+  private vibrationAt = -Infinity;
+  private events: ShotEvent[] = [];
+  private lastRailHit = new Map<Rail, number>();
+  /** A strike announced while the balls still moved (G-7 "moving-balls"). */
+  private strikeWhileMoving = false;
+  unmappedHits = 0;
+
+  constructor(private readonly opts: SegmenterOptions) {}
+
+  get inMotion(): boolean {
+    return this.moving;
+  }
+
+  push(event: SensorEvent): SegmenterOutput[] {
+    const out: SegmenterOutput[] = [];
+    const now = event.hubTime;
+    switch (event.type) {
+      case 'vibration':
+        this.vibration = event.level;
+        this.vibrationAt = now;
+        if (event.level > this.opts.restVibrationLevel) this.activity(now, out);
+        break;
+      case 'rail-hit': {
+        const rail = this.opts.rails[event.channel];
+        if (rail === undefined) {
+          this.unmappedHits += 1;
+          break;
+        }
+        this.activity(now, out);
+        const previous = this.lastRailHit.get(rail);
+        this.lastRailHit.set(rail, now);
+        if (previous !== undefined && now - previous < this.opts.railMergeMs) break; // the same impact on a second sensor
+        this.events.push({ kind: 'cushion', rail, ball: null, t: this.t(now) });
+        break;
+      }
+      case 'click':
+        this.activity(now, out);
+        this.events.push({ kind: 'ball', balls: [null, null], t: this.t(now) });
+        break;
+      case 'skittle': {
+        if (event.state !== 'down') break; // standing a skittle up is the referee setting the table
+        const skittle = this.opts.skittles[event.index];
+        if (skittle === undefined) {
+          this.unmappedHits += 1;
+          break;
+        }
+        this.activity(now, out);
+        this.events.push({ kind: 'skittle', skittle, by: null, t: this.t(now) });
+        break;
+      }
+      default:
+        break;
+    }
+    return out;
+  }
+
+  /** Called on a timer: ends the shot once the table has been quiet long enough. */
+  tick(now: number): SegmenterOutput[] {
+    if (!this.moving || now - this.lastActivity < this.opts.quietWindowMs) return [];
+    // A fresh vibration reading above the rest level keeps the shot open; a stale one is not trusted either way.
+    const fresh = now - this.vibrationAt < this.opts.quietWindowMs;
+    if (fresh && this.vibration > this.opts.restVibrationLevel) return [];
+    return [this.complete(now, 'quiet')];
+  }
+
+  /** A cue strike reported by a cue sensor or a tracker. While balls move it is a G-7 foul. */
+  strike(now: number): SegmenterOutput[] {
+    const out: SegmenterOutput[] = [];
+    if (this.moving) {
+      if (this.events.length > 0) out.push(this.complete(now, 'strike'));
+      this.strikeWhileMoving = true;
+    }
+    this.begin(now, out);
+    return out;
+  }
+
+  /** The referee or a tracker says every ball is at rest. */
+  end(now: number, by: 'referee' | 'tracker'): SegmenterOutput[] {
+    return this.moving ? [this.complete(now, by)] : [];
+  }
+
+  private activity(now: number, out: SegmenterOutput[]): void {
+    if (!this.moving) this.begin(now, out);
+    this.lastActivity = now;
+  }
+
+  private begin(now: number, out: SegmenterOutput[]): void {
+    this.moving = true;
+    this.startedAt = now;
+    this.lastActivity = now;
+    this.events = [];
+    this.lastRailHit.clear();
+    if (this.strikeWhileMoving) {
+      this.events.push({ kind: 'foul', foul: 'moving-balls', by: 'shooter', t: 0 });
+      this.strikeWhileMoving = false;
+    }
+    out.push({ type: 'shot-started', at: now });
+  }
+
+  private complete(now: number, endedBy: Extract<SegmenterOutput, { type: 'shot-complete' }>['endedBy']): SegmenterOutput {
+    this.moving = false;
+    const events = this.events;
+    this.events = [];
+    return { type: 'shot-complete', startedAt: this.startedAt, endedAt: now, events, endedBy };
+  }
+
+  private t(now: number): number {
+    return Math.max(0, Math.round((now - this.startedAt) * 10) / 10);
+  }
+}

@@ -1,0 +1,135 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * The durable, append-only log of everything a table did: match setups, shots and referee
+ * lines (exactly as CONTRACT §1 match-log lines), sensor events and link changes. SQLite in
+ * WAL mode: a committed row survives `kill -9`, and the hub writes a row before it
+ * publishes what the row says (durable before visible).
+ */
+export type LogKind = 'match' | 'shot' | 'referee' | 'sensor' | 'link';
+
+export interface LogRow {
+  id: number;
+  table: string;
+  match: number | null;
+  kind: LogKind;
+  body: unknown;
+  hubTime: number;
+  at: string;
+}
+
+export interface MatchRecord {
+  id: number;
+  table: string;
+  startedAt: string;
+  /** The match-log lines of this match, in order (match, shots, referee lines). */
+  lines: string[];
+}
+
+const MIGRATIONS: string[] = [
+  `CREATE TABLE log (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     table_id TEXT NOT NULL,
+     match_id INTEGER,
+     kind TEXT NOT NULL CHECK (kind IN ('match','shot','referee','sensor','link')),
+     body TEXT NOT NULL,
+     hub_time REAL NOT NULL,
+     board_us INTEGER,
+     seq INTEGER,
+     at TEXT NOT NULL
+   );
+   CREATE INDEX log_match ON log(table_id, match_id, id);
+   CREATE TABLE matches (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     table_id TEXT NOT NULL,
+     started_at TEXT NOT NULL
+   );
+   CREATE INDEX matches_table ON matches(table_id, id);`,
+];
+
+export class EventStore {
+  private readonly db: Database.Database;
+  private readonly insertLog: Database.Statement;
+  private readonly insertMatch: Database.Statement;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL keeps every committed transaction across a process crash; only an OS crash can lose the last ones.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.migrate();
+    this.insertLog = this.db.prepare(
+      'INSERT INTO log (table_id, match_id, kind, body, hub_time, board_us, seq, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertMatch = this.db.prepare('INSERT INTO matches (table_id, started_at) VALUES (?, ?)');
+  }
+
+  private migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+    const row = this.db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
+    let version = row?.version ?? 0;
+    if (!row) this.db.prepare('INSERT INTO schema_version (version) VALUES (0)').run();
+    for (; version < MIGRATIONS.length; version++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[version]!);
+        this.db.prepare('UPDATE schema_version SET version = ?').run(version + 1);
+      })();
+    }
+  }
+
+  /** Starts a match: its id, and the match line stored with it, in one transaction. */
+  startMatch(table: string, matchLine: string, hubTime: number, at: string): number {
+    return this.db.transaction(() => {
+      const id = Number(this.insertMatch.run(table, at).lastInsertRowid);
+      this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at);
+      return id;
+    })();
+  }
+
+  /** Appends one row; returns its id. Synchronous: when it returns, the row is on disk. */
+  append(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, boardUs: number | null = null, seq: number | null = null): number {
+    return Number(this.insertLog.run(table, match, kind, body, hubTime, boardUs, seq, at).lastInsertRowid);
+  }
+
+  /** The latest match of every table, with its lines: what a restart rebuilds. */
+  latestMatches(): MatchRecord[] {
+    const rows = this.db
+      .prepare('SELECT m.id, m.table_id AS tableId, m.started_at AS startedAt FROM matches m WHERE m.id = (SELECT MAX(id) FROM matches WHERE table_id = m.table_id)')
+      .all() as { id: number; tableId: string; startedAt: string }[];
+    return rows.map((r) => ({ id: r.id, table: r.tableId, startedAt: r.startedAt, lines: this.matchLines(r.id) }));
+  }
+
+  matchLines(matchId: number): string[] {
+    const rows = this.db
+      .prepare("SELECT body FROM log WHERE match_id = ? AND kind IN ('match','shot','referee') ORDER BY id")
+      .all(matchId) as { body: string }[];
+    return rows.map((r) => r.body);
+  }
+
+  matches(table: string): { id: number; startedAt: string }[] {
+    return this.db.prepare('SELECT id, started_at AS startedAt FROM matches WHERE table_id = ? ORDER BY id').all(table) as { id: number; startedAt: string }[];
+  }
+
+  count(kind?: LogKind): number {
+    const row = (kind ? this.db.prepare('SELECT COUNT(*) AS n FROM log WHERE kind = ?').get(kind) : this.db.prepare('SELECT COUNT(*) AS n FROM log').get()) as { n: number };
+    return row.n;
+  }
+
+  /** A cheap query that proves the database answers (for /healthz). */
+  healthy(): boolean {
+    try {
+      this.db.prepare('SELECT 1').get();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
