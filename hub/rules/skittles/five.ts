@@ -34,7 +34,7 @@ function shooterFoul(ctx: SkittleCtx, t: SkittleTrace): ShotFoul | null {
   const referee = ctx.refereeFouls[0];
   if (referee) return { name: referee, rules: [REFEREE_FOUL[referee].rule], extra: REFEREE_FOUL[referee].extra };
   if (t.offTable.includes(ctx.cueBall)) return { name: 'cue-ball-off-table', rules: ['SK5-8', 'SK5-13'], extra: 0 };
-  if (t.cueFelled) return { name: 'cue-ball-felled-skittle', rules: ['SK5-4'], extra: 0 };
+  if (t.cueFelled) return { name: 'illegal-knock-down', rules: ['SK5-4'], extra: 0 };
   if (t.cueHit.length === 0) return { name: 'miss', rules: ['SK5-8'], extra: 0 };
   if (t.undeterminedFeller) return { name: 'undetermined-feller', rules: ['SK5-5'], extra: 0 };
   if (t.directFelled) return { name: 'direct-knock-down', rules: ['SK5-4'], extra: 0 };

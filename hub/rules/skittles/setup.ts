@@ -130,9 +130,10 @@ function resetSkittles(input: SetupInput, balls: Positions | null): Instruction[
   for (const s of occupied.filter((x) => x === 'spot1' || x === 'spot3')) {
     const own = spots[s]!;
     if (layout === 'pyramid-seven') {
-      // SK7P-12: midway between its spot and the centre spot.
+      // SK7P-12: the midpoint of the segment joining spot 1 (3) and the centre spot.
       const c = centre(table);
-      placed.set(s, { at: [(own[0] + c[0]) / 2, own[1]], to: 'midway between its spot and the centre spot', rule: 'SK7P-12' });
+      const spot = tableSpot(table, s === 'spot1' ? 1 : 3);
+      placed.set(s, { at: [(spot[0] + c[0]) / 2, spot[1]], to: `midway between spot ${s === 'spot1' ? 1 : 3} and the centre spot`, rule: 'SK7P-12' });
     } else {
       // SK7C-9: on the long axis midway between its spot and the nearest central skittle.
       const near = spots[s === 'spot1' ? 'head' : 'foot']!;

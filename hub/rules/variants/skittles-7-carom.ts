@@ -16,7 +16,7 @@ function caromSevenFouls(ctx: SkittleCtx, t: SkittleTrace): { name: string; rule
   if (t.offTable.includes(ctx.cueBall)) return { name: 'cue-ball-off-table', rules: ['SK7C-7'], fixed: 5 };
   if (t.pocketed.includes(ctx.cueBall)) return { name: 'cue-ball-pocketed', rules: ['SK7C-7'], fixed: 5 };
   if (ctx.options.missIsFoul && t.cueHit.length === 0) return { name: 'miss', rules: ['SK7C-7'], fixed: 5 };
-  if (t.cueFelled) return { name: 'cue-ball-felled-skittle', rules: ['SK7C-5'], fixed: 5 };
+  if (t.cueFelled) return { name: 'illegal-knock-down', rules: ['SK7C-5'], fixed: 5 };
   if (t.directFelled) return { name: 'illegal-knock-down', rules: ['SK7C-5'], fixed: 5 };
   if (ctx.shot.declare === 'carom' && t.cueHit.length < 2) return { name: 'called-carom-missed', rules: ['SK7P-8', 'SK7C-7'], fixed: 5 };
   return null;

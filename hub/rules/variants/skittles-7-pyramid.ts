@@ -15,7 +15,7 @@ function pyramidFouls(ctx: SkittleCtx, t: SkittleTrace): { name: string; rules: 
   if (t.offTable.length > 0) return { name: t.offTable.includes(ctx.cueBall) ? 'cue-ball-off-table' : 'ball-off-table', rules: ['SK7P-9'], fixed: 0 };
   if (t.pocketed.includes(ctx.cueBall)) return { name: 'cue-ball-pocketed', rules: ['SK7P-6'], fixed: 5 };
   if (t.cueHit.length === 0) return { name: 'miss', rules: ['SK7P-6'], fixed: 5 };
-  if (t.cueFelled) return { name: 'cue-ball-felled-skittle', rules: ['SK7P-5'], fixed: 0 };
+  if (t.cueFelled) return { name: 'illegal-knock-down', rules: ['SK7P-5'], fixed: 0 }; // one foul name for both knock-down fouls: same effect, no needless prompt
   if (t.directFelled) return { name: 'illegal-knock-down', rules: ['SK7P-4', 'SK7P-5'], fixed: 0 };
   if (ctx.shot.declare === 'carom' && t.cueHit.length < 2) return { name: 'called-carom-missed', rules: ['SK7P-8'], fixed: 5 };
   return null;

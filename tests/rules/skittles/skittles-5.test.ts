@@ -21,7 +21,7 @@ describe('five skittles on a carom table', () => {
 
   it('SK5-2 five skittles in a cross around the king on the centre spot; no spot skittles', () => {
     const m = start(V);
-    const setup = m.view().setup as { item: string; at?: readonly number[] }[];
+    const setup = m.view().setup as { item: string; at?: readonly [number, number] }[];
     const spot = (s: string) => setup.find((i) => i.item === `skittle:${s}`)!.at!;
     expect(spot('king')).toEqual([1420, 710]);
     expect(spot('head')[1]).toBe(710);
@@ -58,7 +58,7 @@ describe('five skittles on a carom table', () => {
     it('SK5-4 the cue ball fells a skittle: its value goes to the opponent', () => {
       const v = shoot(start(V), [ball('cue', 'one'), fell('king', 'cue')]);
       expect(scores(v)).toEqual([0, 5]);
-      expect(lastShot(v).foul).toBe('cue-ball-felled-skittle');
+      expect(lastShot(v).foul).toBe('illegal-knock-down');
       expect(v.turn).toBe('Ben');
     });
     it('SK5-4 a white after a plain direct hit fells skittles: a foul, everything to the opponent', () => {
@@ -161,7 +161,7 @@ describe('five skittles on a carom table', () => {
 
   it('SK5-12 start: skittles set, whites on spots 1 and 3, the cue ball in hand in either half; shown until the break', () => {
     const m = start(V);
-    const setup = m.view().setup as { item: string; at?: readonly number[]; to: string; rule: string }[];
+    const setup = m.view().setup as { item: string; at?: readonly [number, number]; to: string; rule: string }[];
     expect(setup.find((i) => i.item === 'two')!.at).toEqual([710, 710]);
     expect(setup.find((i) => i.item === 'one')!.at).toEqual([2130, 710]);
     expect(setup.find((i) => i.item === 'cue')!.to).toMatch(/either half/);
