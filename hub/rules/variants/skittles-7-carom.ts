@@ -12,7 +12,7 @@ import type { SkittleTrace } from '../skittles/trace.ts';
 function caromSevenFouls(ctx: SkittleCtx, t: SkittleTrace): { name: string; rules: string[]; fixed: number } | null {
   const referee = ctx.refereeFouls[0];
   if (referee) return { name: referee, rules: ['SK7C-7'], fixed: 5 };
-  if (ctx.isBreak && t.cueFirst !== 'one') return { name: t.cueHit.length === 0 ? 'break-miss' : 'break-not-direct', rules: ['SK7C-2'], fixed: 5 };
+  if (ctx.isBreak && t.cueFirst !== 'one') return { name: 'illegal-break', rules: ['SK7C-2'], fixed: 5 };
   if (t.offTable.includes(ctx.cueBall)) return { name: 'cue-ball-off-table', rules: ['SK7C-7'], fixed: 5 };
   if (t.pocketed.includes(ctx.cueBall)) return { name: 'cue-ball-pocketed', rules: ['SK7C-7'], fixed: 5 };
   if (ctx.options.missIsFoul && t.cueHit.length === 0) return { name: 'miss', rules: ['SK7C-7'], fixed: 5 };

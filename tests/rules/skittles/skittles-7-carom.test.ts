@@ -22,13 +22,13 @@ describe('seven skittles, carom game on a pocket table', () => {
     });
     it('SK7C-2 a cushion first, or the near ball first, is a foul: 5 plus anything felled', () => {
       const v = shoot(start(V, 300), [rail('cue'), ball('cue', 'one'), rail('one'), fell('spot3', 'one')]);
-      expect(lastShot(v).foul).toBe('break-not-direct');
+      expect(lastShot(v).foul).toBe('illegal-break');
       expect(scores(v)).toEqual([335, 300]);
       expect(lastShot(shoot(start(V, 300), [ball('cue', 'two')])).rules).toContain('SK7C-2');
     });
     it('SK7C-2 missing the object ball on the break: +5', () => {
       const v = shoot(start(V, 300), [rail('cue', 'foot')]);
-      expect(lastShot(v).foul).toBe('break-miss');
+      expect(lastShot(v).foul).toBe('illegal-break');
       expect(scores(v)).toEqual([305, 300]);
     });
   });
