@@ -121,8 +121,9 @@ export class Match {
     return this.adjustments;
   }
 
-  private commit(core: Core): void {
-    this.history.push({ core: this.core, shots: this.results.length, adjustments: this.adjustments.length });
+  /** `shotsBefore`: the log length to return to on undo; settle() appends its result before the commit. */
+  private commit(core: Core, shotsBefore = this.results.length): void {
+    this.history.push({ core: this.core, shots: shotsBefore, adjustments: this.adjustments.length });
     this.core = core;
   }
 
@@ -146,7 +147,8 @@ export class Match {
     }
     const distinct = distinctOutcomes(outcomes);
     if (distinct.length === 1 && !scanned.overflow) {
-      this.commit(this.settle(core, ctx, distinct[0]!, null));
+      const shotsBefore = this.results.length;
+      this.commit(this.settle(core, ctx, distinct[0]!, null), shotsBefore);
       return ok(undefined);
     }
     const prompt = buildPrompt(ctx, distinct, scanned.undetermined, scanned.overflow);
@@ -214,7 +216,8 @@ export class Match {
         return err(`ruling '${ruling}' is not a possible outcome here (possible: ${[...new Set(allowed)].join(', ')})`);
       }
     }
-    this.commit(this.settle({ ...this.core, status: 'playing', prompt: null }, ctx, chosen, ruling));
+    const shotsBefore = this.results.length;
+    this.commit(this.settle({ ...this.core, status: 'playing', prompt: null }, ctx, chosen, ruling), shotsBefore);
     return ok(undefined);
   }
 
