@@ -79,7 +79,7 @@ export function judgeFive(ctx: SkittleCtx, t: SkittleTrace): Judgement<SkittleCa
     opponent === 'deflected-cue-ball' ? [{ item: ctx.cueBall, to: 'the shooter may place it anywhere on the table', rule: 'SK5-10' }] : [];
   if (t.felled.length > 0) {
     const continues = playsOn(ctx) && !whiteOff;
-    const rules = ['SK5-3', value.rule, ...extraRules, ...(held.length ? ['SK5-10'] : []), ...(continues ? [] : ['SK5-15'])];
+    const rules = ['SK5-3', value.rule, ...extraRules, ...(held.length ? ['SK5-10'] : []), ...(playsOn(ctx) ? [] : ['SK5-15'])];
     return withEnd(ctx, {
       awards: [{ player: ctx.shooter, points: value.points }],
       foul: null,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Match } from '../../../hub/rules/match.ts';
 import { fiveSkittleValue } from '../../../hub/rules/skittles/values.ts';
 import type { SkittleId } from '../../../hub/rules/ids.ts';
-import { at, ball, fell, foul, lastShot, off, rail, scores, shoot, start } from './helpers.ts';
+import { at, ball, fell, foul, lastShot, off, rail, rule, scores, shoot, start } from './helpers.ts';
 
 const V = 'skittles-5';
 
@@ -52,6 +52,19 @@ describe('five skittles on a carom table', () => {
       expect(scores(v)).toEqual([2, 0]);
       expect(lastShot(v).foul).toBeNull();
     });
+  });
+
+  it('SK5-3 a white that no event shows moving fells a skittle: the referee says how it got there', () => {
+    const m = start(V);
+    const v = shoot(m, [ball('cue', 'one'), rail('one'), fell('king', 'two')]);
+    expect(v.status).toBe('awaiting-referee');
+    expect(v.prompt!.options.map((o) => o.ruling).sort()).toEqual(['foul', 'score']);
+    expect(scores(rule(m, 'score'))).toEqual([5, 0]);
+  });
+
+  it('SK5-2 options.table sets the table size: the skittles stand around its centre', () => {
+    const setup = start(V, 100, { table: { length: 2540, width: 1270 } }).view().setup as { item: string; at?: readonly [number, number] }[];
+    expect(setup.find((i) => i.item === 'skittle:king')!.at).toEqual([1270, 635]);
   });
 
   describe('SK5-4 foul knock-downs', () => {
@@ -150,6 +163,15 @@ describe('five skittles on a carom table', () => {
     const v = shoot(start(V), [...legal('head'), foul('deflected-cue-ball')]);
     expect(scores(v)).toEqual([0, 32]);
     expect(v.turn).toBe('Ben');
+  });
+
+  it('SK5-10 the opponent holds the cue ball: the shooter places it anywhere and, with skittles felled legally, plays on', () => {
+    const v = shoot(start(V), [...legal('head'), foul('deflected-cue-ball', 'opponent')]);
+    expect(scores(v)).toEqual([2, 0]);
+    expect(v.turn).toBe('Ana');
+    expect(at(v, 'cue')).toMatchObject({ rule: 'SK5-10' });
+    const w = shoot(start(V), [ball('cue', 'one'), foul('deflected-cue-ball', 'opponent')]);
+    expect(w.turn).toBe('Ben');
   });
 
   it('SK5-11 touching a ball then shooting: points made go to the opponent and the position is restored', () => {
