@@ -29,6 +29,8 @@ export interface SetupInput {
   felled: readonly SkittleId[];
   /** Balls that left the table or went into a pocket. */
   gone: readonly BallId[];
+  /** Of those, the ones that went into a pocket (SK7P-7) rather than off the table (SK7P-9). */
+  pocketed?: readonly BallId[];
   /** Where the balls came to rest, when the shot gives it. */
   positions: Positions | undefined;
 }
@@ -52,6 +54,7 @@ function respotBalls(input: SetupInput): { balls: Positions | null; instructions
     ? Object.fromEntries(Object.entries(positions).filter(([b]) => !gone.includes(b as BallId)))
     : null;
   const L = table.size.length;
+  const pocketRule = (ball: BallId): string => (input.pocketed?.includes(ball) ? 'SK7P-7' : 'SK7P-9');
   for (const ball of gone) {
     if (ball === cueBall) {
       instructions.push(cueInHand(input, rest));
@@ -62,13 +65,13 @@ function respotBalls(input: SetupInput): { balls: Positions | null; instructions
       // SK7P-7, SK7P-9: near spot 1 or spot 3, on the side away from the other object ball.
       const at = rest?.[other];
       if (!rest || !at) {
-        instructions.push({ item: ball, to: `near spot 1 or spot 3, on the side away from ball ${other}`, rule: 'SK7P-7' });
+        instructions.push({ item: ball, to: `near spot 1 or spot 3, on the side away from ball ${other}`, rule: pocketRule(ball) });
         continue;
       }
       const spot = at[0] < L / 2 ? 3 : 1;
       const place = freePlace(table, tableSpot(table, spot), [spot === 1 ? -1 : 1, 0], rest);
       rest[ball] = place;
-      instructions.push({ item: ball, to: `near spot ${spot}`, at: round(place), rule: 'SK7P-7' });
+      instructions.push({ item: ball, to: `near spot ${spot}`, at: round(place), rule: pocketRule(ball) });
       continue;
     }
     // SK5-13: a white goes back on its spot; SK7C-7, SK7C-11: on its start spot.
@@ -160,15 +163,20 @@ type Move = { at: Point; to: string; rule: string };
  * SK5-16 (a)–(k), for the central skittles whose places balls occupy (at most three: there
  * are three balls). A row is built outward from a standing skittle, the king always last;
  * where both sides are possible the cue ball's side is taken (condition 2). Decision: in
- * (g) the seed's "ближе к противоположному короткому борту" is read with condition 2, the
- * cue ball's side. Used for the central skittles of SK7C too (the seed's schemes are not
+ * (g) the seed's "ближе к противоположному короткому борту" is read as the side away from
+ * the cue ball, the foot side when the cue ball lies on the short line through the king
+ * (as it usually does there: the three balls hold the three places). Used for the central skittles of SK7C too (the seed's schemes are not
  * reproduced there).
  */
 export function fiveSkittleScheme(table: SkittleTable, occupied: readonly SkittleId[], cue: Point | undefined): Map<SkittleId, Move> {
   const c = centre(table);
   const s = table.spacing;
-  const longSide: Small = cue && cue[0] > c[0] ? 'foot' : 'head';
-  const shortSide: Small = cue && cue[1] > c[1] ? 'right' : 'left';
+  // The cue ball's side of the table; a cue ball on the line through the king (or unknown) counts as the foot side / right side.
+  const onAxis = (d: number): boolean => !cue || Math.abs(d) < table.ball / 2;
+  const longSide: Small = onAxis(cue ? cue[0] - c[0] : 0) || cue![0] > c[0] ? 'foot' : 'head';
+  const shortSide: Small = onAxis(cue ? cue[1] - c[1] : 0) || cue![1] > c[1] ? 'right' : 'left';
+  // (g) "ближе к противоположному короткому борту": away from the cue ball; the foot side when it lies on the short line.
+  const awayLong: Small = onAxis(cue ? cue[0] - c[0] : 0) ? 'foot' : OPPOSITE[longSide];
   const king = occupied.includes('king');
   const small = occupied.filter(isSmall);
   const moves = new Map<SkittleId, Move>();
@@ -197,7 +205,7 @@ export function fiveSkittleScheme(table: SkittleTable, occupied: readonly Skittl
     }
   } else if (king && small.length === 2) {
     const [x, y] = small as [Small, Small];
-    if (!onLong(x) && !onLong(y)) row(longSide, [x, y, 'king'], 'SK5-16(g)');
+    if (!onLong(x) && !onLong(y)) row(awayLong, [x, y, 'king'], 'SK5-16(g)');
     else if (onLong(x) && onLong(y)) row(shortSide, [x, y, 'king'], 'SK5-16(k)');
     else {
       const longOne = onLong(x) ? x : y;

@@ -49,6 +49,7 @@ export function judgeSeven(spec: SevenSpec, ctx: SkittleCtx, t: SkittleTrace): J
     cueBall: ctx.cueBall,
     felled: t.felled,
     gone: [...t.offTable, ...t.pocketed.filter((b) => !t.offTable.includes(b))],
+    pocketed: t.pocketed,
     positions: ctx.shot.positions,
   });
   const finishing = ctx.options.finishWithSafety && ctx.carry.finishing[shooter] === true;

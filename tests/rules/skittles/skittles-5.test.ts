@@ -294,6 +294,21 @@ describe('five skittles on a carom table', () => {
       expect(at(v, 'skittle:king')!.rule).toBe('SK5-16(k)');
       expect(at(v, 'skittle:king')!.at![0]).toBe(1420);
     });
+    it('SK5-16 (f) two diagonal places: each between the king and the standing skittle of its line', () => {
+      const v = shoot(start(V), legal('head', 'left'), { positions: { cue: [1333.5, 710], one: [1420, 623.5], two: [200, 200] } });
+      expect(at(v, 'skittle:head')).toMatchObject({ at: [1463.3, 710], rule: 'SK5-16(f)' });
+      expect(at(v, 'skittle:left')).toMatchObject({ at: [1420, 753.3], rule: 'SK5-16(f)' });
+    });
+    it('SK5-16 (g) the king and the short-line skittles: in a row beyond the long-line skittle away from the cue ball (foot when it lies on the short line)', () => {
+      const v = shoot(start(V), legal('king', 'left', 'right'), { positions: { cue: [1420, 623.5], one: [1420, 710], two: [1420, 796.5] } });
+      expect(at(v, 'skittle:left')).toMatchObject({ at: [1593, 710], rule: 'SK5-16(g)' });
+      expect(at(v, 'skittle:king')).toMatchObject({ at: [1766, 710], rule: 'SK5-16(g)' });
+    });
+    it('SK5-16 (h) the king and two diagonal skittles: in a row beyond the standing long-line skittle, the king last', () => {
+      const v = shoot(start(V), legal('king', 'head', 'left'), { positions: { cue: [1333.5, 710], one: [1420, 710], two: [1420, 623.5] } });
+      expect(at(v, 'skittle:head')).toMatchObject({ at: [1593, 710], rule: 'SK5-16(h)' });
+      expect(at(v, 'skittle:king')).toMatchObject({ at: [1766, 710], rule: 'SK5-16(h)' });
+    });
     it('SK5-16 (i) three small places taken: in a row beyond the standing one', () => {
       const v = shoot(start(V), legal('head', 'foot', 'left'), { positions: { cue: [1333.5, 710], one: [1506.5, 710], two: [1420, 623.5] } });
       expect(at(v, 'skittle:left')).toMatchObject({ at: [1420, 883], rule: 'SK5-16(i)' });

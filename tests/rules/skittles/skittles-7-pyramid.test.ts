@@ -148,7 +148,7 @@ describe('seven skittles on a pyramid table', () => {
     const v = shoot(start(V, 300), [ball('cue', 'one'), rail('one'), fell('head', 'one'), off('one')], { positions: { cue: [2000, 500], two: [3000, 400] } });
     expect(lastShot(v).foul).toBe('ball-off-table');
     expect(scores(v)).toEqual([305, 300]);
-    expect(at(v, 'one')).toMatchObject({ to: 'near spot 1', rule: 'SK7P-7' });
+    expect(at(v, 'one')).toMatchObject({ to: 'near spot 1', rule: 'SK7P-9' });
     const w = shoot(start(V, 300), [ball('cue', 'one'), off('cue')]);
     expect(at(w, 'cue')).toMatchObject({ to: 'in hand, from the kitchen', rule: 'SK7P-9' });
   });
