@@ -28,6 +28,8 @@ export interface SkittleOptions extends MatchOptionsBase {
   foulForfeitsRun: boolean;
   /** SK7C Decision: a shot touching neither white outside the break is a foul (+5); off by default. */
   missIsFoul: boolean;
+  /** SK5-3 read literally: a white coming off the other white is not legal by that alone (off by default). */
+  strictKnockDowns: boolean;
 }
 
 export interface SkittleCarry {
@@ -52,6 +54,7 @@ const optionsSchema = z.strictObject({
   finishWithSafety: z.boolean().optional(),
   foulForfeitsRun: z.boolean().optional(),
   missIsFoul: z.boolean().optional(),
+  strictKnockDowns: z.boolean().optional(),
 });
 
 export interface SkittleGameSpec {
@@ -59,9 +62,9 @@ export interface SkittleGameSpec {
   layout: SkittleLayout;
   table: SkittleTable;
   scoring: 'count-up' | 'countdown';
-  policy: LegalityPolicy;
+  policy: (options: SkittleOptions) => LegalityPolicy;
   /** Options this game reads beyond the shared ones; any other is rejected by name. */
-  accepts: readonly ('foulPenalty' | 'finishWithSafety' | 'foulForfeitsRun' | 'missIsFoul')[];
+  accepts: readonly ('foulPenalty' | 'finishWithSafety' | 'foulForfeitsRun' | 'missIsFoul' | 'strictKnockDowns')[];
   defaults: { finishWithSafety: boolean };
   judge(ctx: SkittleCtx, trace: SkittleTrace): Judgement<SkittleCarry>;
   refereeFoul(ctx: SkittleCtx): Outcome<SkittleCarry>;
@@ -74,7 +77,7 @@ export function parseSkittleOptions(spec: SkittleGameSpec, setup: MatchSetup): R
   const raw = parseWith(optionsSchema, setup);
   if (!raw.ok) return raw;
   const o = raw.value;
-  for (const key of ['foulPenalty', 'finishWithSafety', 'foulForfeitsRun', 'missIsFoul'] as const) {
+  for (const key of ['foulPenalty', 'finishWithSafety', 'foulForfeitsRun', 'missIsFoul', 'strictKnockDowns'] as const) {
     if (o[key] !== undefined && !spec.accepts.includes(key)) return err(`options.${key}: not an option of ${spec.id}`);
   }
   const base = resolveBase(setup, o);
@@ -95,6 +98,7 @@ export function parseSkittleOptions(spec: SkittleGameSpec, setup: MatchSetup): R
     finishWithSafety: o.finishWithSafety ?? spec.defaults.finishWithSafety,
     foulForfeitsRun: o.foulForfeitsRun ?? false,
     missIsFoul: o.missIsFoul ?? false,
+    strictKnockDowns: o.strictKnockDowns ?? false,
   });
 }
 
@@ -110,7 +114,7 @@ export function skittleGame(spec: SkittleGameSpec): Variant<SkittleOptions, Skit
     parseOptions: (setup: MatchSetup) => parseSkittleOptions(spec, setup),
     initialCarry: (setup: MatchSetup): SkittleCarry => ({ finishing: setup.players.map(() => false), run: 0, opening: true }),
     cueBallFor: () => 'cue' as const,
-    scanner: (ctx: SkittleCtx) => skittleScanner({ cueBall: ctx.cueBall, whites: WHITES, policy: spec.policy, events: ctx.shot.events }),
+    scanner: (ctx: SkittleCtx) => skittleScanner({ cueBall: ctx.cueBall, whites: WHITES, policy: spec.policy(ctx.options), events: ctx.shot.events }),
     judge: (ctx: SkittleCtx, trace: SkittleTrace) => spec.judge(ctx, trace),
     refereeFoul: (ctx: SkittleCtx) => spec.refereeFoul(ctx),
     ...(spec.mayEnd ? { mayEnd: spec.mayEnd } : {}),

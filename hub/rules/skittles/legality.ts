@@ -48,6 +48,20 @@ export const FIVE_SKITTLES_POLICY: LegalityPolicy = {
 };
 
 /**
+ * SK5-3 read literally (option `strictKnockDowns`): after two whites meet only the struck
+ * one gains (d), and only if the striker had been hit by the cue ball; the striker keeps
+ * its status. Which of the two was the striker is unknown from a contact event, so each
+ * white gains (d) when the other one had been hit by the cue ball and it had not.
+ */
+export const FIVE_SKITTLES_STRICT_POLICY: LegalityPolicy = {
+  ...FIVE_SKITTLES_POLICY,
+  whiteStrike: (a, b, aByCue, bByCue) => [
+    bByCue && !aByCue ? 'legal' : best(a, 'direct'),
+    aByCue && !bByCue ? 'legal' : best(b, 'direct'),
+  ],
+};
+
+/**
  * SK7P-4: (1) cue ball → object ball → cushion → skittles, or (2) cue ball → cushion(s) →
  * object ball. Any ball-to-ball transfer needs a cushion first: a white struck by a white
  * is legal only if the striker already was.

@@ -1,7 +1,7 @@
 import { skittleGame } from '../skittles/family.ts';
 import { fiveRefereeFoul, judgeFive } from '../skittles/five.ts';
 import { CAROM_TABLE } from '../skittles/geometry.ts';
-import { FIVE_SKITTLES_POLICY } from '../skittles/legality.ts';
+import { FIVE_SKITTLES_POLICY, FIVE_SKITTLES_STRICT_POLICY } from '../skittles/legality.ts';
 
 /**
  * Five skittles on a carom table (SK5-1 … SK5-17): up to the agreed total, penalties
@@ -14,8 +14,8 @@ export const skittles5 = skittleGame({
   layout: 'carom-five',
   table: CAROM_TABLE,
   scoring: 'count-up',
-  policy: FIVE_SKITTLES_POLICY,
-  accepts: ['foulPenalty'],
+  policy: (options) => (options.strictKnockDowns ? FIVE_SKITTLES_STRICT_POLICY : FIVE_SKITTLES_POLICY),
+  accepts: ['foulPenalty', 'strictKnockDowns'],
   defaults: { finishWithSafety: false },
   judge: judgeFive,
   refereeFoul: fiveRefereeFoul,

@@ -40,7 +40,7 @@ export const skittles7Carom = skittleGame({
   layout: 'carom-seven',
   table: PYRAMID_TABLE,
   scoring: 'countdown',
-  policy: SEVEN_CAROM_POLICY,
+  policy: () => SEVEN_CAROM_POLICY,
   accepts: ['finishWithSafety', 'foulForfeitsRun', 'missIsFoul'],
   defaults: { finishWithSafety: true },
   judge: (ctx, trace) => judgeSeven(SPEC, ctx, trace),

@@ -39,7 +39,7 @@ export const skittles7Pyramid = skittleGame({
   layout: 'pyramid-seven',
   table: PYRAMID_TABLE,
   scoring: 'countdown',
-  policy: PYRAMID_POLICY,
+  policy: () => PYRAMID_POLICY,
   accepts: ['finishWithSafety', 'foulForfeitsRun'],
   defaults: { finishWithSafety: false },
   judge: (ctx, trace) => judgeSeven(SPEC, ctx, trace),

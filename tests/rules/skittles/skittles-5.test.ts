@@ -67,6 +67,13 @@ describe('five skittles on a carom table', () => {
     expect(setup.find((i) => i.item === 'skittle:king')!.at).toEqual([1270, 635]);
   });
 
+  it('SK5-3 Decision: a white that came off the other white fells legally ("от шара"); strictKnockDowns reads (a)–(d) literally', () => {
+    const kiss = [ball('cue', 'one'), ball('one', 'two'), fell('head', 'one')];
+    expect(scores(shoot(start(V), kiss))).toEqual([2, 0]);
+    expect(scores(shoot(start(V, 100, { strictKnockDowns: true }), kiss))).toEqual([0, 2]);
+    expect(scores(shoot(start(V, 100, { strictKnockDowns: true }), [ball('cue', 'one'), ball('one', 'two'), fell('head', 'two')]))).toEqual([2, 0]);
+  });
+
   describe('SK5-4 foul knock-downs', () => {
     it('SK5-4 the cue ball fells a skittle: its value goes to the opponent', () => {
       const v = shoot(start(V), [ball('cue', 'one'), fell('king', 'cue')]);
