@@ -5,6 +5,9 @@ import { balkline47x1, balkline47x2, balkline71x2, balkline74x2 } from './balkli
 import { carom } from './carom.ts';
 import { freeGame } from './free-game.ts';
 import { oneCushion } from './one-cushion.ts';
+import { skittles5 } from './skittles-5.ts';
+import { skittles7Carom } from './skittles-7-carom.ts';
+import { skittles7Pyramid } from './skittles-7-pyramid.ts';
 import { threeCushion } from './three-cushion.ts';
 
 /** The one registry of games, keyed by the names the match log uses (CONTRACT §1.1). */
@@ -18,6 +21,9 @@ export const VARIANTS: Readonly<Partial<Record<VariantId, AnyVariant>>> = Object
   'balkline-71-2': balkline71x2,
   'balkline-74-2': balkline74x2,
   artistic,
+  'skittles-5': skittles5,
+  'skittles-7-pyramid': skittles7Pyramid,
+  'skittles-7-carom': skittles7Carom,
 });
 
 export function variantById(id: string): AnyVariant | undefined {
