@@ -53,3 +53,22 @@ export function artisticLog(_shots: number, seed: number): GeneratedLog {
   }
   return { variant: 'artistic', lines };
 }
+
+/** Skittle matches: legal knock-downs, caroms, undetermined fellers and misses, in turn. */
+export function skittleLog(variant: string, shots: number, seed: number): GeneratedLog {
+  const random = seededRandom(seed);
+  const lines = [JSON.stringify({ match: { variant, players: ['Ana', 'Ben'], target: 100_000 } })];
+  const skittles = ['head', 'foot', 'left', 'right', 'king'] as const;
+  for (let i = 0; i < shots; i++) {
+    const r = random();
+    const events: ShotEvent[] = [{ kind: 'ball', balls: ['cue', 'one'], t: 100 }];
+    if (r < 0.5) {
+      events.push({ kind: 'cushion', rail: RAIL[Math.floor(random() * 4)]!, ball: 'one', t: 400 });
+      events.push({ kind: 'skittle', skittle: skittles[Math.floor(random() * 5)]!, by: 'one', t: 700 });
+    } else if (r < 0.7) events.push({ kind: 'ball', balls: ['cue', 'two'], t: 600 });
+    else if (r < 0.8) events.push({ kind: 'cushion', rail: 'foot', ball: null, t: 500 });
+    lines.push(JSON.stringify({ shot: { events } }));
+    lines.push(JSON.stringify({ referee: { ruling: 'no-score' } }));
+  }
+  return { variant, lines };
+}

@@ -2,7 +2,7 @@ import { decodeLine } from '../../hub/matchlog/decode.ts';
 import { replayLog } from '../../hub/matchlog/replay.ts';
 import type { MatchInput } from '../../hub/rules/events.ts';
 import { Match } from '../../hub/rules/match.ts';
-import { artisticLog, caromLog, type GeneratedLog } from './generate.ts';
+import { artisticLog, caromLog, skittleLog, type GeneratedLog } from './generate.ts';
 
 const SHOTS = 10_000;
 const RUNS = 7;
@@ -14,6 +14,9 @@ export const RULE_BENCHMARKS: (() => GeneratedLog)[] = [
   () => caromLog('free-game', SHOTS, 4),
   () => caromLog('balkline-47-2', SHOTS, 5),
   () => caromLog('balkline-74-2', SHOTS, 6),
+  () => skittleLog('skittles-5', SHOTS, 8),
+  () => skittleLog('skittles-7-pyramid', SHOTS, 9),
+  () => skittleLog('skittles-7-carom', SHOTS, 10),
 ];
 
 /** Keeps the rulings that answer a prompt and drops the rest, so the log is valid. */
