@@ -29,7 +29,10 @@ export const topics = (base = DEFAULT_BASE_TOPIC) => ({
 });
 
 /** `billiards/tables/<table>/state`: the replay object plus the table's bookkeeping. */
-export interface TableState extends MatchView {
+export interface TableState extends Omit<MatchView, 'status' | 'variant'> {
+  /** `idle`: the table has no match yet (extension). */
+  status: MatchView['status'] | 'idle';
+  variant: MatchView['variant'] | null;
   table: string;
   /** Increases by one on every change of this table's state. */
   seq: number;
@@ -41,6 +44,8 @@ export interface TableState extends MatchView {
   simulated: boolean;
   /** Extension: when the last shot ended (ISO 8601), for the shot clock. */
   lastShotEndedAt: string | null;
+  /** Extension: shots from the sensors waiting for the referee's ruling on an earlier one. */
+  pendingShots: number;
   /** Extension: the setup of the match being played. */
   match: { variant: string; players: string[]; target: number; options: Record<string, unknown> } | null;
 }

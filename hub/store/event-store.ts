@@ -8,7 +8,8 @@ import { dirname } from 'node:path';
  * WAL mode: a committed row survives `kill -9`, and the hub writes a row before it
  * publishes what the row says (durable before visible).
  */
-export type LogKind = 'match' | 'shot' | 'referee' | 'sensor' | 'link';
+/** `queued`: a shot from the sensors that waits for a referee's ruling on an earlier one. */
+export type LogKind = 'match' | 'shot' | 'referee' | 'queued' | 'sensor' | 'link';
 
 export interface LogRow {
   id: number;
@@ -33,7 +34,8 @@ const MIGRATIONS: string[] = [
      id INTEGER PRIMARY KEY AUTOINCREMENT,
      table_id TEXT NOT NULL,
      match_id INTEGER,
-     kind TEXT NOT NULL CHECK (kind IN ('match','shot','referee','sensor','link')),
+     kind TEXT NOT NULL CHECK (kind IN ('match','shot','referee','queued','sensor','link')),
+     ref INTEGER,
      body TEXT NOT NULL,
      hub_time REAL NOT NULL,
      board_us INTEGER,
@@ -63,7 +65,7 @@ export class EventStore {
     this.db.pragma('foreign_keys = ON');
     this.migrate();
     this.insertLog = this.db.prepare(
-      'INSERT INTO log (table_id, match_id, kind, body, hub_time, board_us, seq, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO log (table_id, match_id, kind, body, hub_time, board_us, seq, at, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertMatch = this.db.prepare('INSERT INTO matches (table_id, started_at) VALUES (?, ?)');
   }
@@ -85,14 +87,27 @@ export class EventStore {
   startMatch(table: string, matchLine: string, hubTime: number, at: string): number {
     return this.db.transaction(() => {
       const id = Number(this.insertMatch.run(table, at).lastInsertRowid);
-      this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at);
+      this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at, null);
       return id;
     })();
   }
 
   /** Appends one row; returns its id. Synchronous: when it returns, the row is on disk. */
-  append(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, boardUs: number | null = null, seq: number | null = null): number {
-    return Number(this.insertLog.run(table, match, kind, body, hubTime, boardUs, seq, at).lastInsertRowid);
+  append(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: { boardUs?: number | null; seq?: number | null; ref?: number | null } = {}): number {
+    return Number(this.insertLog.run(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null).lastInsertRowid);
+  }
+
+  /** Queued shots of a match that no stored shot has taken up yet, oldest first. */
+  pendingShots(matchId: number): { id: number; body: string }[] {
+    return this.db
+      .prepare("SELECT q.id, q.body FROM log q WHERE q.match_id = ? AND q.kind = 'queued' AND NOT EXISTS (SELECT 1 FROM log s WHERE s.ref = q.id) ORDER BY q.id")
+      .all(matchId) as { id: number; body: string }[];
+  }
+
+  /** State changes of a table so far (match, shot, referee and queued rows): the base of its `seq`. */
+  changes(table: string): number {
+    const row = this.db.prepare("SELECT COUNT(*) AS n FROM log WHERE table_id = ? AND kind IN ('match','shot','referee','queued')").get(table) as { n: number };
+    return row.n;
   }
 
   /** The latest match of every table, with its lines: what a restart rebuilds. */

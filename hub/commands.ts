@@ -1,0 +1,87 @@
+import { commandSchemas, COMMANDS, type CommandName, type CommandResponse } from './contract/mqtt.ts';
+import { verifyPassword } from './ops/password.ts';
+import { describeIssues } from './rules/options.ts';
+import type { TableService } from './tables/table-service.ts';
+import type { Result } from './rules/variant.ts';
+
+export interface CommandContext {
+  table(id: string): TableService | undefined;
+  tables(): TableService[];
+  /** Whether another hub on the broker owns this table (then this hub stays silent). */
+  ownedElsewhere(id: string): boolean;
+  venuePasswordHash: string | null;
+  setThresholds(table: string, channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>>;
+  now(): number;
+}
+
+const AUTH_FAILURES_PER_MINUTE = 5;
+
+/**
+ * `billiards/request/<command>` → a response on `billiards/response/<command>` (CONTRACT §3).
+ * Bad JSON or bad fields get an error that names them and change nothing; commands that
+ * change a match need the venue password; repeated wrong passwords are refused for a minute.
+ */
+export class CommandHandler {
+  private failures: number[] = [];
+
+  constructor(private readonly ctx: CommandContext) {}
+
+  async handle(command: string, payload: Buffer): Promise<CommandResponse | null> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return { transaction: null, status: 'error', error: 'payload: not valid JSON' };
+    }
+    const transaction = typeof (raw as { transaction?: unknown })?.transaction === 'string' ? (raw as { transaction: string }).transaction : null;
+    const fail = (error: string): CommandResponse => ({ transaction, status: 'error', error });
+    if (!(COMMANDS as string[]).includes(command)) return fail(`unknown command '${command}' (known: ${COMMANDS.join(', ')})`);
+    const name = command as CommandName;
+    const parsed = commandSchemas[name].safeParse(raw);
+    if (!parsed.success) return fail(describeIssues('', parsed.error));
+    const request = parsed.data as Record<string, unknown>;
+
+    if (name === 'hub/tables') return { transaction, status: 'ok', data: this.ctx.tables().map((t) => t.state()) };
+    const tableId = request.table as string;
+    const table = this.ctx.table(tableId);
+    if (!table) return this.ctx.ownedElsewhere(tableId) ? null : fail(`table: no table '${tableId}' on this hub`);
+    if (name === 'match/export') {
+      const exported = request.format === 'csv' ? table.exportCsv() : table.exportLog();
+      return exported.ok ? { transaction, status: 'ok', data: { format: request.format, content: exported.value } } : fail(exported.error);
+    }
+
+    const denied = this.authorise(request.password as string);
+    if (denied) return fail(denied);
+    let result: Result<unknown>;
+    switch (name) {
+      case 'match/start': {
+        const { variant, players, target, options } = request as { variant: string; players: string[]; target: number; options?: Record<string, unknown> };
+        result = table.startMatch({ variant, players, target, ...(options ? { options } : {}) });
+        break;
+      }
+      case 'match/shot':
+        result = table.input({ kind: 'shot', shot: request.shot as never });
+        break;
+      case 'match/referee':
+        result = table.input({ kind: 'referee', referee: request.referee as never });
+        break;
+      case 'table/thresholds':
+        result = await this.ctx.setThresholds(tableId, request.channels as never);
+        break;
+      default:
+        return fail(`command '${name}' is not handled`);
+    }
+    return result.ok ? { transaction, status: 'ok', data: table.state() } : fail(result.error);
+  }
+
+  private authorise(password: string): string | null {
+    const hash = this.ctx.venuePasswordHash;
+    if (!hash) return 'this hub has no venue credentials configured (venue.passwordHash): commands that change a match are refused';
+    const now = this.ctx.now();
+    this.failures = this.failures.filter((t) => now - t < 60_000);
+    if (this.failures.length >= AUTH_FAILURES_PER_MINUTE) return 'too many wrong passwords: try again in a minute';
+    if (verifyPassword(password, hash)) return null;
+    this.failures.push(now);
+    return 'password: wrong venue password';
+  }
+}

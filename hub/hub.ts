@@ -1,0 +1,204 @@
+import { join } from 'node:path';
+import { topics } from './contract/mqtt.ts';
+import { CommandHandler } from './commands.ts';
+import type { HubConfig, TableConfig } from './config/schema.ts';
+import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
+import { MqttLink } from './mqtt/link.ts';
+import { Histogram, metric } from './ops/metrics.ts';
+import { silentLog, type LogFn } from './ops/log.ts';
+import type { SensorSource } from './sources/source.ts';
+import { EventStore } from './store/event-store.ts';
+import { systemClock, type HubClock } from './tables/clock.ts';
+import { TableService } from './tables/table-service.ts';
+import { err, type Result } from './rules/variant.ts';
+import { trackerMessage } from './pipeline/tracker.ts';
+
+export interface HubOptions {
+  config: HubConfig;
+  dataDir: string;
+  /** External broker URL (MQTT_URL); when absent the embedded broker runs. */
+  mqttUrl?: string;
+  mqttUsername?: string;
+  mqttPassword?: string;
+  mqttHost?: string;
+  mqttPort?: number;
+  mqttWsPort?: number | null;
+  /** Builds each table's sensor source; injected so tests and the simulator can plug in. */
+  sourceFor: (table: TableConfig) => SensorSource;
+  clock?: HubClock;
+  log?: LogFn;
+  /** How often to check for the end of a shot (ms). */
+  tickMs?: number;
+}
+
+/**
+ * The hub: tables (sensor source → shots → rules → store), the MQTT link (embedded broker
+ * by default) and the commands. Construction has no effects; start() and stop() do the work.
+ */
+export class Hub {
+  readonly tables = new Map<string, TableService>();
+  private readonly sources = new Map<string, SensorSource>();
+  private store: EventStore | null = null;
+  private broker: EmbeddedBroker | null = null;
+  private link: MqttLink | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private commands: CommandHandler | null = null;
+  private readonly remoteTables = new Map<string, Set<string>>();
+  readonly publishLatency = new Histogram([0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
+  private readonly clock: HubClock;
+  private readonly log: LogFn;
+  mqttUrl = '';
+
+  constructor(private readonly options: HubOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log ?? silentLog;
+  }
+
+  get hubId(): string {
+    return this.options.config.hub.id;
+  }
+
+  async start(): Promise<void> {
+    const { config } = this.options;
+    this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'));
+    const store = this.store;
+
+    if (this.options.mqttUrl) {
+      this.mqttUrl = this.options.mqttUrl;
+    } else {
+      this.broker = await startEmbeddedBroker({
+        host: this.options.mqttHost ?? '127.0.0.1',
+        port: this.options.mqttPort ?? 1883,
+        wsPort: this.options.mqttWsPort === undefined ? null : this.options.mqttWsPort,
+        baseTopic: config.hub.baseTopic,
+        users: config.broker.users,
+        allowAnonymousRead: config.broker.allowAnonymousRead,
+      });
+      this.mqttUrl = `mqtt://127.0.0.1:${this.broker.port}`;
+    }
+
+    this.link = new MqttLink({
+      url: this.mqttUrl,
+      username: this.broker?.internal.username ?? this.options.mqttUsername,
+      password: this.broker?.internal.password ?? this.options.mqttPassword,
+      baseTopic: config.hub.baseTopic,
+      hubId: config.hub.id,
+      snapshot: () => ({
+        states: [...this.tables.values()].map((t) => t.state()),
+        availability: [...this.tables.values()].map((t) => [t.id, { state: t.isOnline ? 'online' : 'offline' }] as [string, { state: 'online' | 'offline' }]),
+        health: [...this.tables.values()].map((t) => t.healthView()),
+      }),
+      onRequest: (command, payload) => void this.request(command, payload),
+      onTracker: (table, payload) => this.tracker(table, payload),
+      onHubState: (hub, tables) => this.noteRemoteHub(hub, tables),
+      observeLatency: (ms) => this.publishLatency.observe(ms),
+      log: this.log,
+    });
+
+    for (const tableConfig of config.tables) {
+      const source = this.options.sourceFor(tableConfig);
+      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log });
+      this.tables.set(tableConfig.id, table);
+      this.sources.set(tableConfig.id, source);
+      table.restore();
+    }
+    this.commands = new CommandHandler({
+      table: (id) => this.tables.get(id),
+      tables: () => [...this.tables.values()],
+      ownedElsewhere: (id) => [...this.remoteTables.values()].some((set) => set.has(id)),
+      venuePasswordHash: config.venue?.passwordHash ?? null,
+      setThresholds: (id, channels) => this.sources.get(id)?.setThresholds(channels) ?? Promise.resolve(err(`no table '${id}'`)),
+      now: () => this.clock.now(),
+    });
+    await this.link.start();
+    for (const [id, source] of this.sources) {
+      const table = this.tables.get(id)!;
+      await source.start((event) => {
+        try {
+          table.sensor(event);
+        } catch (e) {
+          // One bad event must not stop the table, nor the others.
+          this.log('error', 'sensor event failed', { table: id, error: (e as Error).message });
+        }
+      });
+    }
+    this.timer = setInterval(() => {
+      for (const table of this.tables.values()) table.tick();
+    }, this.options.tickMs ?? 50);
+  }
+
+  private async request(command: string, payload: Buffer): Promise<void> {
+    if (!this.commands || !this.link) return;
+    try {
+      const response = await this.commands.handle(command, payload);
+      if (response) this.link.respond(command, response);
+    } catch (e) {
+      this.log('error', 'command failed', { command, error: (e as Error).message });
+      this.link.respond(command, { transaction: null, status: 'error', error: 'internal error' });
+    }
+  }
+
+  private tracker(tableId: string, payload: Buffer): void {
+    const table = this.tables.get(tableId);
+    if (!table) return;
+    const message = trackerMessage(payload);
+    if (!message.ok) {
+      this.log('warn', 'tracker message refused', { table: tableId, error: message.error });
+      return;
+    }
+    const m = message.value;
+    if (m.type === 'strike') table.strike();
+    else if (m.type === 'rest') table.endShot('tracker');
+    else {
+      const applied = table.input({ kind: 'shot', shot: m.shot });
+      if (!applied.ok) this.log('warn', 'tracker shot refused', { table: tableId, error: applied.error });
+    }
+  }
+
+  /** Records which tables other hubs announce, so commands for them are left to those hubs. */
+  noteRemoteHub(hub: string, tables: string[] | null): void {
+    if (hub === this.hubId) return;
+    if (tables) this.remoteTables.set(hub, new Set(tables));
+    else this.remoteTables.delete(hub);
+  }
+
+  health(): { ok: boolean; store: boolean; broker: boolean; tables: number } {
+    const store = this.store?.healthy() ?? false;
+    const broker = this.link?.connected ?? false;
+    return { ok: store && broker, store, broker, tables: this.tables.size };
+  }
+
+  metrics(): string {
+    const tables = [...this.tables.values()];
+    const parts = [
+      metric('billiards_sensor_events_total', 'counter', 'Sensor events received', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.sensorEvents }))),
+      metric('billiards_frames_dropped_total', 'counter', 'Frames the bridge dropped (gaps, corrupt, board queue)', tables.map((t) => ({ labels: { table: t.id }, value: this.sources.get(t.id)?.stats().framesDropped ?? 0 }))),
+      metric('billiards_shots_total', 'counter', 'Shots scored', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.shots }))),
+      metric('billiards_prompts_total', 'counter', 'Shots that needed a referee', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.prompts }))),
+      metric('billiards_table_link_up', 'gauge', 'Sensor link of each table (1 up)', tables.map((t) => ({ labels: { table: t.id }, value: t.isOnline ? 1 : 0 }))),
+      metric('billiards_mqtt_connected', 'gauge', 'Hub connected to the broker', [{ value: this.link?.connected ? 1 : 0 }]),
+      metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: this.link?.dropped ?? 0 }]),
+      this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
+    ];
+    return `${parts.join('\n')}\n`;
+  }
+
+  topics(): ReturnType<typeof topics> {
+    return topics(this.options.config.hub.baseTopic);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const source of this.sources.values()) await source.stop().catch(() => undefined);
+    for (const table of this.tables.values()) this.link?.availability(table.id, { state: 'offline' });
+    await this.link?.stop();
+    await this.broker?.close();
+    this.store?.close();
+    this.link = null;
+    this.broker = null;
+    this.store = null;
+  }
+}
+
+export type { Result };

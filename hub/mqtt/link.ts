@@ -1,0 +1,144 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
+import type { TablePublisher } from '../tables/publisher.ts';
+
+export interface MqttLinkOptions {
+  url: string;
+  username?: string;
+  password?: string;
+  baseTopic: string;
+  hubId: string;
+  /** Everything retained that must be (re)published after each (re)connect. */
+  snapshot: () => { states: TableState[]; availability: [string, Availability][]; health: TableHealth[] };
+  onRequest: (command: string, payload: Buffer) => void;
+  onTracker?: (table: string, payload: Buffer) => void;
+  /** Another hub's retained state (its tables), or null when it went offline. */
+  onHubState?: (hub: string, tables: string[] | null) => void;
+  /** Publish latency, ms from the call to the broker's acknowledgement (QoS 1). */
+  observeLatency?: (ms: number) => void;
+  log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  now?: () => number;
+}
+
+const RETAINED = { qos: 1, retain: true } as const;
+
+/**
+ * The hub's MQTT client (Zigbee2MQTT-style): retained JSON state per table, availability,
+ * the bridge state with a last will, request/response commands. While the broker is away
+ * scoring goes on; on every (re)connect the retained topics are published afresh.
+ */
+export class MqttLink implements TablePublisher {
+  private client: MqttClient | null = null;
+  private readonly t: ReturnType<typeof topics>;
+  dropped = 0;
+
+  constructor(private readonly opts: MqttLinkOptions) {
+    this.t = topics(opts.baseTopic);
+  }
+
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  start(): Promise<void> {
+    const { opts } = this;
+    const client = mqtt.connect(opts.url, {
+      clientId: `billiards-hub-${opts.hubId}-${process.pid}`,
+      username: opts.username,
+      password: opts.password,
+      reconnectPeriod: 1000,
+      connectTimeout: 5000,
+      queueQoSZero: false,
+      will: { topic: this.t.bridgeState, payload: Buffer.from(JSON.stringify({ state: 'offline' })), qos: 1, retain: true },
+    });
+    this.client = client;
+    client.on('connect', () => {
+      opts.log?.('info', 'connected to the MQTT broker', { url: opts.url });
+      client.subscribe([this.t.allRequests, `${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
+      this.publishSnapshot();
+    });
+    client.on('message', (topic, payload) => {
+      const parts = topic.split('/');
+      const baseParts = opts.baseTopic.split('/').length;
+      if (parts[baseParts] === 'request' && parts.length === baseParts + 2) opts.onRequest(parts[baseParts + 1]!, payload);
+      else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') opts.onTracker?.(parts[baseParts + 1]!, payload);
+      else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
+    });
+    client.on('offline', () => opts.log?.('warn', 'MQTT broker unreachable; scoring goes on, state will be republished', { url: opts.url }));
+    client.on('error', (e) => opts.log?.('warn', 'MQTT error', { error: e.message }));
+    return new Promise((resolve) => {
+      // Resolve at once either way: the hub must score without a broker.
+      if (client.connected) resolve();
+      client.once('connect', () => resolve());
+      setTimeout(resolve, 3000).unref();
+    });
+  }
+
+  private publishSnapshot(): void {
+    const snap = this.opts.snapshot();
+    this.send(this.t.bridgeState, { state: 'online' }, true);
+    this.send(this.t.hubState(this.opts.hubId), { state: 'online', tables: snap.states.map((s) => s.table) }, true);
+    for (const s of snap.states) this.send(this.t.tableState(s.table), s, true);
+    for (const [table, a] of snap.availability) this.send(this.t.tableAvailability(table), a, true);
+    for (const h of snap.health) this.send(this.t.tableHealth(h.table), h, true);
+  }
+
+  state(table: string, state: TableState): void {
+    this.send(this.t.tableState(table), state, true);
+  }
+
+  availability(table: string, availability: Availability): void {
+    this.send(this.t.tableAvailability(table), availability, true);
+  }
+
+  health(table: string, health: TableHealth): void {
+    this.send(this.t.tableHealth(table), health, true);
+  }
+
+  event(table: string, event: TableEvent): void {
+    this.send(this.t.tableEvents(table), event, false);
+  }
+
+  respond(command: string, response: unknown): void {
+    this.send(this.t.response(command), response, false);
+  }
+
+  /** Raw publish for extensions (Home Assistant discovery). */
+  publishRaw(topic: string, payload: unknown, retain: boolean): void {
+    this.send(topic, payload, retain);
+  }
+
+  private send(topic: string, payload: unknown, retain: boolean): void {
+    const client = this.client;
+    // Offline: retained topics are republished from the snapshot on reconnect; events are counted as lost.
+    if (!client?.connected) {
+      if (!retain) this.dropped += 1;
+      return;
+    }
+    const started = this.opts.now?.() ?? performance.now();
+    client.publish(topic, JSON.stringify(payload), retain ? RETAINED : { qos: 1, retain: false }, (error) => {
+      if (!error) this.opts.observeLatency?.((this.opts.now?.() ?? performance.now()) - started);
+    });
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    if (client.connected) {
+      // A clean stop: say so on the retained topics the will would otherwise cover.
+      await client.publishAsync(this.t.bridgeState, JSON.stringify({ state: 'offline' }), RETAINED).catch(() => undefined);
+      await client.publishAsync(this.t.hubState(this.opts.hubId), JSON.stringify({ state: 'offline' }), RETAINED).catch(() => undefined);
+    }
+    await client.endAsync(true).catch(() => undefined);
+    this.client = null;
+  }
+}
+
+function hubTables(payload: Buffer): string[] | null {
+  try {
+    const state = JSON.parse(payload.toString('utf8')) as { state?: string; tables?: unknown };
+    return state.state === 'online' && Array.isArray(state.tables) ? state.tables.filter((t): t is string => typeof t === 'string') : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,307 @@
+import type { TableEvent, TableHealth, TableState } from '../contract/mqtt.ts';
+import type { TableConfig } from '../config/schema.ts';
+import { decodeLine } from '../matchlog/decode.ts';
+import { replayLog } from '../matchlog/replay.ts';
+import type { MatchInput, MatchSetup, Shot, ShotEvent } from '../rules/events.ts';
+import type { Rail, SkittleId } from '../rules/ids.ts';
+import { Match } from '../rules/match.ts';
+import { err, ok, type Result } from '../rules/variant.ts';
+import { ShotSegmenter, type SegmenterOutput } from '../pipeline/segmenter.ts';
+import type { SensorEvent } from '../pipeline/sensor-events.ts';
+import type { EventStore } from '../store/event-store.ts';
+import { exportInningsCsv, exportMatchLog } from '../store/export.ts';
+import type { HubClock } from './clock.ts';
+import { HealthTracker } from './health.ts';
+import type { TablePublisher } from './publisher.ts';
+
+/** How many shots the retained state carries (CONTRACT §3). */
+const STATE_SHOTS = 20;
+
+export interface TableDeps {
+  store: EventStore;
+  publisher: TablePublisher;
+  clock: HubClock;
+  hubId: string;
+  simulated: boolean;
+  log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface TableCounters {
+  sensorEvents: number;
+  shots: number;
+  prompts: number;
+  unscoredShots: number;
+}
+
+/**
+ * One table: its sensors' shots, its match, its log. Every change is written to the store
+ * before it is published (durable before visible); an input the rules refuse is neither.
+ */
+export class TableService {
+  readonly id: string;
+  private match: Match | null = null;
+  private matchId: number | null = null;
+  private setupLine: MatchSetup | null = null;
+  private readonly segmenter: ShotSegmenter;
+  private readonly health: HealthTracker;
+  /** Shots from the sensors that arrived while a prompt was open: applied after the ruling, in order. */
+  private readonly pending: { id: number; shot: Shot }[] = [];
+  private seq: number;
+  private updatedAt: string;
+  private lastShotEndedAt: string | null = null;
+  private online = false;
+  readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0 };
+
+  constructor(
+    readonly config: TableConfig,
+    private readonly deps: TableDeps,
+  ) {
+    this.id = config.id;
+    const rails = Object.fromEntries(Object.entries(config.rails).map(([ch, rail]) => [Number(ch), rail])) as Record<number, Rail>;
+    const skittles = Object.fromEntries(Object.entries(config.skittles).map(([i, s]) => [Number(i), s])) as Record<number, SkittleId>;
+    this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs });
+    this.health = new HealthTracker(config.id, Object.values(rails), deps.clock.iso());
+    this.seq = deps.store.changes(config.id);
+    this.updatedAt = deps.clock.iso();
+  }
+
+  /** Rebuilds the table from its stored log (after a restart), or starts its default match. */
+  restore(): void {
+    const record = this.deps.store.latestMatches().find((m) => m.table === this.id);
+    if (record) {
+      const replayed = replayLog(record.lines.join('\n'));
+      if (!replayed.ok) {
+        this.deps.log?.('error', 'stored match does not replay; starting the table without it', { table: this.id, line: replayed.line, error: replayed.error });
+      } else {
+        this.match = replayed.match;
+        this.matchId = record.id;
+        const first = decodeLine(record.lines[0]!);
+        this.setupLine = first.ok && first.value.kind === 'match' ? first.value.match : null;
+        for (const row of this.deps.store.pendingShots(record.id)) {
+          const decoded = decodeLine(row.body);
+          if (decoded.ok && decoded.value.kind === 'shot') this.pending.push({ id: row.id, shot: decoded.value.shot });
+        }
+        this.drainPending();
+      }
+    } else if (this.config.defaultMatch) {
+      const started = this.startMatch(this.config.defaultMatch);
+      if (!started.ok) this.deps.log?.('error', 'default match refused', { table: this.id, error: started.error });
+    }
+    this.publishState();
+    this.publishHealth();
+    this.deps.publisher.availability(this.id, { state: this.online ? 'online' : 'offline' });
+  }
+
+  startMatch(setup: MatchSetup): Result<void> {
+    const created = Match.create(setup);
+    if (!created.ok) return created;
+    const line = JSON.stringify({ match: setup });
+    this.matchId = this.deps.store.startMatch(this.id, line, this.deps.clock.now(), this.deps.clock.iso());
+    this.match = created.value;
+    this.setupLine = setup;
+    this.pending.length = 0;
+    this.changed();
+    this.deps.publisher.event(this.id, { type: 'match', table: this.id, at: this.deps.clock.iso(), action: 'started', detail: setup });
+    return ok(undefined);
+  }
+
+  /** A shot or a referee line from the console, a tracker or the sensors. */
+  input(input: MatchInput): Result<void> {
+    const match = this.match;
+    if (!match || this.matchId === null) return err(`table ${this.id} has no match: start one first`);
+    const before = match.shotCount;
+    const applied = match.apply(input);
+    if (!applied.ok) return applied;
+    const line = input.kind === 'shot' ? JSON.stringify({ shot: input.shot }) : JSON.stringify({ referee: input.referee });
+    try {
+      this.deps.store.append(this.id, this.matchId, input.kind, line, this.deps.clock.now(), this.deps.clock.iso());
+    } catch (e) {
+      match.apply({ kind: 'referee', referee: { action: 'undo' } }); // not stored, so not applied either
+      return err(`the store refused the line: ${(e as Error).message}`);
+    }
+    this.afterInput(input, before);
+    if (input.kind === 'referee') this.drainPending();
+    return ok(undefined);
+  }
+
+  private afterInput(input: MatchInput, shotsBefore: number): void {
+    const view = this.match!.view();
+    if (input.kind === 'shot') {
+      this.counters.shots += 1;
+      if (view.status === 'awaiting-referee') this.counters.prompts += 1;
+      const result = view.shots.length > shotsBefore ? view.shots[view.shots.length - 1]! : null;
+      this.deps.publisher.event(this.id, { type: 'shot', table: this.id, at: this.deps.clock.iso(), result, events: [...input.shot.events], prompt: view.status === 'awaiting-referee' });
+    } else {
+      this.deps.publisher.event(this.id, { type: 'match', table: this.id, at: this.deps.clock.iso(), action: 'referee', detail: input.referee });
+    }
+    this.changed();
+  }
+
+  /** Applies shots that waited for a ruling, while no new prompt opens. */
+  private drainPending(): void {
+    while (this.pending.length > 0 && this.match?.view().status === 'playing') {
+      const next = this.pending.shift()!;
+      const before = this.match.shotCount;
+      const applied = this.match.apply({ kind: 'shot', shot: next.shot });
+      if (!applied.ok) {
+        this.deps.log?.('warn', 'a queued shot was refused', { table: this.id, error: applied.error });
+        continue;
+      }
+      this.deps.store.append(this.id, this.matchId, 'shot', JSON.stringify({ shot: next.shot }), this.deps.clock.now(), this.deps.clock.iso(), { ref: next.id });
+      this.afterInput({ kind: 'shot', shot: next.shot }, before);
+    }
+  }
+
+  /** One event from the table's sensors: stored, published, and fed to the shot segmenter. */
+  sensor(event: SensorEvent): void {
+    this.counters.sensorEvents += 1;
+    const at = this.deps.clock.iso();
+    const stamped = 'seq' in event ? { boardUs: event.boardUs, seq: event.seq } : {};
+    const kind = event.type === 'link' ? 'link' : 'sensor';
+    this.deps.store.append(this.id, this.matchId, kind, JSON.stringify(event), event.hubTime, at, stamped);
+    this.noteHealth(event, at);
+    const published = toTableEvent(this.id, event, at, this.config);
+    if (published) this.deps.publisher.event(this.id, published);
+    this.handle(this.segmenter.push(event));
+  }
+
+  /** Timer: ends a shot after the quiet window. */
+  tick(now = this.deps.clock.now()): void {
+    this.handle(this.segmenter.tick(now));
+  }
+
+  /** A tracker or the referee says the balls are at rest, or a cue strike was seen. */
+  endShot(by: 'referee' | 'tracker'): void {
+    this.handle(this.segmenter.end(this.deps.clock.now(), by));
+  }
+
+  strike(): void {
+    this.handle(this.segmenter.strike(this.deps.clock.now()));
+  }
+
+  private handle(outputs: SegmenterOutput[]): void {
+    for (const out of outputs) {
+      if (out.type !== 'shot-complete') continue;
+      this.lastShotEndedAt = this.deps.clock.iso();
+      this.health.shot(new Set(out.events.flatMap((e) => (e.kind === 'cushion' ? [e.rail] : []))));
+      this.sensorShot(out.events);
+      this.publishHealth();
+    }
+  }
+
+  private sensorShot(events: ShotEvent[]): void {
+    const shot: Shot = { events };
+    const status = this.match?.view().status;
+    if (this.match && this.matchId !== null && status === 'awaiting-referee') {
+      const id = this.deps.store.append(this.id, this.matchId, 'queued', JSON.stringify({ shot }), this.deps.clock.now(), this.deps.clock.iso());
+      this.pending.push({ id, shot });
+      this.changed();
+      return;
+    }
+    if (!this.match || status !== 'playing') {
+      // No match to score it in: kept in the log and shown, never scored.
+      this.counters.unscoredShots += 1;
+      this.deps.store.append(this.id, this.matchId, 'sensor', JSON.stringify({ type: 'unscored-shot', events }), this.deps.clock.now(), this.deps.clock.iso());
+      this.deps.publisher.event(this.id, { type: 'shot', table: this.id, at: this.deps.clock.iso(), result: null, events, prompt: false });
+      return;
+    }
+    const result = this.input({ kind: 'shot', shot });
+    if (!result.ok) this.deps.log?.('warn', 'a shot from the sensors was refused', { table: this.id, error: result.error });
+  }
+
+  private noteHealth(event: SensorEvent, at: string): void {
+    switch (event.type) {
+      case 'link':
+        this.online = event.state === 'up';
+        this.health.linkChanged(event.state, at);
+        this.deps.publisher.availability(this.id, { state: this.online ? 'online' : 'offline' });
+        this.publishHealth();
+        break;
+      case 'heartbeat':
+        this.health.heartbeat(at);
+        break;
+      case 'dropped':
+        this.health.dropped(event.count);
+        this.publishHealth();
+        break;
+      case 'board':
+        if (event.reason === 'reset') this.health.boardReset();
+        break;
+      case 'skittle': {
+        const skittle = this.config.skittles[String(event.index)];
+        if (skittle) this.health.skittle(skittle, event.state);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private changed(): void {
+    this.seq += 1;
+    this.updatedAt = this.deps.clock.iso();
+    this.publishState();
+  }
+
+  private publishState(): void {
+    this.deps.publisher.state(this.id, this.state());
+  }
+
+  private publishHealth(): void {
+    this.deps.publisher.health(this.id, this.healthView());
+  }
+
+  healthView(): TableHealth {
+    return this.health.view(this.match?.view().status === 'awaiting-referee', this.deps.clock.iso());
+  }
+
+  get isOnline(): boolean {
+    return this.online;
+  }
+
+  state(): TableState {
+    const view = this.match?.view();
+    const common = {
+      table: this.id,
+      seq: this.seq,
+      updatedAt: this.updatedAt,
+      hub: this.deps.hubId,
+      simulated: this.deps.simulated,
+      lastShotEndedAt: this.lastShotEndedAt,
+      pendingShots: this.pending.length,
+      match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
+    };
+    if (!view) {
+      return { variant: null, status: 'idle', winner: null, turn: null, players: [], prompt: null, shots: [], cueBall: null, endRule: null, instructions: [], shotCount: 0, ...common };
+    }
+    return { ...view, shots: view.shots.slice(-STATE_SHOTS), shotCount: view.shots.length, ...common };
+  }
+
+  exportLog(): Result<string> {
+    if (this.matchId === null) return err(`table ${this.id} has no match to export`);
+    return ok(exportMatchLog(this.deps.store.matchLines(this.matchId)));
+  }
+
+  exportCsv(): Result<string> {
+    if (!this.match) return err(`table ${this.id} has no match to export`);
+    return ok(exportInningsCsv(this.match.view()));
+  }
+}
+
+function toTableEvent(table: string, event: SensorEvent, at: string, config: TableConfig): TableEvent | null {
+  const base = { type: 'sensor' as const, table, at, hubTime: event.hubTime, boardUs: 'boardUs' in event ? event.boardUs : null, seq: 'seq' in event ? event.seq : null };
+  switch (event.type) {
+    case 'rail-hit':
+      return { ...base, sensor: 'rail-hit', channel: event.channel, rail: config.rails[String(event.channel)] ?? 'unmapped', amplitude: event.amplitude };
+    case 'click':
+      return { ...base, sensor: 'click', amplitude: event.amplitude };
+    case 'vibration':
+      return { ...base, sensor: 'vibration', level: event.level };
+    case 'skittle':
+      return { ...base, sensor: 'skittle', skittle: config.skittles[String(event.index)] ?? `switch-${event.index}`, state: event.state };
+    case 'link':
+      return { ...base, sensor: 'link', state: event.state };
+    default:
+      return null;
+  }
+}
