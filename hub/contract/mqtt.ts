@@ -25,7 +25,8 @@ export const topics = (base = DEFAULT_BASE_TOPIC) => ({
   allTableAvailability: `${base}/tables/+/availability`,
   allTableEvents: `${base}/tables/+/events`,
   allTableHealth: `${base}/tables/+/health`,
-  allRequests: `${base}/request/+`,
+  /** Command names may have levels of their own (`match/start`). */
+  allRequests: `${base}/request/#`,
 });
 
 /** `billiards/tables/<table>/state`: the replay object plus the table's bookkeeping. */

@@ -46,7 +46,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const internal = { username: `hub-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') };
   const grants = new WeakMap<object, Grant>();
   const base = options.baseTopic;
-  const anonymous: Grant = { publish: [`${base}/request/+`], subscribe: [`${base}/#`] };
+  const anonymous: Grant = { publish: [`${base}/request/#`], subscribe: [`${base}/#`] };
 
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {

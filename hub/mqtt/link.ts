@@ -60,7 +60,7 @@ export class MqttLink implements TablePublisher {
     client.on('message', (topic, payload) => {
       const parts = topic.split('/');
       const baseParts = opts.baseTopic.split('/').length;
-      if (parts[baseParts] === 'request' && parts.length === baseParts + 2) opts.onRequest(parts[baseParts + 1]!, payload);
+      if (parts[baseParts] === 'request' && parts.length > baseParts + 1) opts.onRequest(parts.slice(baseParts + 1).join('/'), payload);
       else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') opts.onTracker?.(parts[baseParts + 1]!, payload);
       else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
     });

@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VENUE_PASSWORD, click, feedShot, linkUp, railHit, request, startTestHub, subscriber, type TestHub } from './support.ts';
+
+const running: TestHub[] = [];
+const clients: { endAsync: () => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.endAsync().catch(() => undefined);
+  for (const t of running.splice(0)) await t.hub.stop();
+});
+
+async function hubWithSubscriber() {
+  const t = await startTestHub();
+  running.push(t);
+  const sub = await subscriber(t.hub.mqttUrl, ['billiards/#']);
+  clients.push(sub.client);
+  return { t, sub };
+}
+
+// Three-cushion, Ana (white) breaks: a click (white meets an unknown ball), three rails, a click.
+const threeRailsAndTwoClicks = [click(), railHit(0), railHit(1), railHit(2), click()];
+
+describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
+  it('publishes the retained table state, availability and bridge state', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    const state = await sub.next('billiards/tables/t1/state');
+    expect(state).toMatchObject({ table: 't1', variant: 'three-cushion', status: 'playing', turn: 'Ana', hub: 'club-a', shotCount: 0 });
+    expect(await sub.next('billiards/bridge/state')).toEqual({ state: 'online' });
+    expect(await sub.next('billiards/tables/t1/availability')).toEqual({ state: 'offline' });
+    t.sources.get('t1')!.emit(linkUp(t.clock.t));
+    expect(await sub.next('billiards/tables/t1/availability', (m) => m.state === 'online')).toEqual({ state: 'online' });
+  });
+
+  it('cuts the sensor stream into a shot; an undetermined deciding fact waits for the referee', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    feedShot(t, 't1', threeRailsAndTwoClicks);
+    const state = await sub.next('billiards/tables/t1/state', (s) => s.status === 'awaiting-referee');
+    expect(state.prompt.facts.length).toBeGreaterThan(0);
+    const events = await sub.next('billiards/tables/t1/events', (e) => e.type === 'shot');
+    expect(events).toMatchObject({ type: 'shot', prompt: true, result: null });
+    const sensor = await sub.next('billiards/tables/t1/events', (e) => e.type === 'sensor' && e.sensor === 'rail-hit');
+    expect(sensor).toMatchObject({ rail: 'head', channel: 0, amplitude: 120 });
+    expect(typeof sensor.hubTime).toBe('number');
+  });
+
+  it('a shot arriving while a prompt is open waits, and is scored after the ruling', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    feedShot(t, 't1', threeRailsAndTwoClicks);
+    feedShot(t, 't1', [railHit(3)]);
+    const waiting = await sub.next('billiards/tables/t1/state', (s) => s.pendingShots === 1);
+    expect(waiting.status).toBe('awaiting-referee');
+    const answer = await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { ruling: 'score' } });
+    expect(answer.status).toBe('ok');
+    const after = await sub.next('billiards/tables/t1/state', (s) => s.shotCount === 2);
+    expect(after).toMatchObject({ pendingShots: 0, turn: 'Ben' });
+    expect(after.players[0].score).toBe(1);
+  });
+
+  it('every change is in the store before it is published (durable before visible)', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    const db = new Database(join(t.dataDir, 'hub.sqlite'), { readonly: true, fileMustExist: true });
+    const storedShots: number[] = [];
+    sub.client.on('message', (topic, payload) => {
+      if (topic !== 'billiards/tables/t1/state') return;
+      const state = JSON.parse(payload.toString());
+      const rows = (db.prepare("SELECT COUNT(*) AS n FROM log WHERE kind IN ('shot','queued')").get() as { n: number }).n;
+      storedShots.push(rows - state.shotCount - state.pendingShots - (state.status === 'awaiting-referee' ? 1 : 0));
+    });
+    for (let i = 0; i < 5; i++) feedShot(t, 't1', [railHit(0)]); // misses: the turn passes each time
+    await sub.next('billiards/tables/t1/state', (s) => s.shotCount === 5);
+    db.close();
+    expect(storedShots.length).toBeGreaterThan(0);
+    expect(storedShots.every((d) => d >= 0)).toBe(true);
+  });
+
+  it('a restart rebuilds every table from the log to the same state', async () => {
+    const t = await startTestHub();
+    feedShot(t, 't1', [railHit(0)]);
+    feedShot(t, 't1', threeRailsAndTwoClicks);
+    t.hub.tables.get('t1')!.input({ kind: 'referee', referee: { ruling: 'no-score' } });
+    feedShot(t, 't1', [railHit(2), click()]);
+    const before = t.hub.tables.get('t1')!.state();
+    await t.hub.stop();
+    const again = await startTestHub({ dataDir: t.dataDir });
+    running.push(again);
+    const after = again.hub.tables.get('t1')!.state();
+    const { updatedAt: _a, lastShotEndedAt: _b, ...rest } = before;
+    expect(after).toMatchObject(rest);
+  });
+});
+
+describe('hub: commands (CONTRACT §3 request/response)', () => {
+  it('bad JSON, unknown commands, bad fields and wrong passwords get errors and change nothing', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    const before = JSON.stringify(t.hub.tables.get('t1')!.state());
+    expect(await request(sub.client, 'billiards', 'match/referee', { __raw: '{not json' })).toEqual({ transaction: null, status: 'error', error: 'payload: not valid JSON' });
+    expect((await request(sub.client, 'billiards', 'match/explode', {})).error).toMatch(/unknown command 'match\/explode'/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { ruling: 'maybe' } })).error).toMatch(/^referee/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { password: 'nope', table: 't1', referee: { action: 'undo' } })).error).toMatch(/wrong venue password/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 'zz', referee: { action: 'undo' } })).error).toMatch(/no table 'zz'/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { action: 'undo' } })).error).toMatch(/nothing to undo/);
+    expect(JSON.stringify(t.hub.tables.get('t1')!.state())).toBe(before);
+  });
+
+  it('starts a match, takes a manual shot, exports the log and the innings CSV', async () => {
+    const { sub } = await hubWithSubscriber();
+    const started = await request(sub.client, 'billiards', 'match/start', { password: VENUE_PASSWORD, table: 't1', variant: 'carom', players: ['Cid', 'Dan'], target: 3 });
+    expect(started).toMatchObject({ status: 'ok', data: { variant: 'carom', turn: 'Cid' } });
+    const shot = await request(sub.client, 'billiards', 'match/shot', { password: VENUE_PASSWORD, table: 't1', shot: { events: [{ kind: 'ball', balls: ['white', 'red'] }, { kind: 'ball', balls: ['white', 'yellow'] }] } });
+    expect(shot.data.players[0].score).toBe(1);
+    const log = await request(sub.client, 'billiards', 'match/export', { table: 't1', format: 'jsonl' });
+    expect(log.data.content.trim().split('\n').map((l: string) => Object.keys(JSON.parse(l))[0])).toEqual(['match', 'shot']);
+    const csv = await request(sub.client, 'billiards', 'match/export', { table: 't1', format: 'csv' });
+    expect(csv.data.content).toBe('inning,player,shots,points,fouls,score_after\n1,Cid,1,1,0,1\n');
+  });
+
+  it('repeated wrong passwords are refused for a while', async () => {
+    const { sub } = await hubWithSubscriber();
+    for (let i = 0; i < 5; i++) await request(sub.client, 'billiards', 'match/referee', { password: `bad${i}`, table: 't1', referee: { action: 'undo' } });
+    const blocked = await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { action: 'undo' } });
+    expect(blocked.error).toMatch(/too many wrong passwords/);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { ShotSegmenter } from '../../hub/pipeline/segmenter.ts';
+import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
+
+const opts = { rails: { 0: 'head', 1: 'foot', 2: 'left', 3: 'left', 4: 'right' } as const, skittles: { 0: 'king' } as const, quietWindowMs: 1000, restVibrationLevel: 10, railMergeMs: 15 };
+const stamp = (hubTime: number) => ({ boardUs: hubTime * 1000, hubTime, seq: 0 });
+const rail = (channel: number, at: number): SensorEvent => ({ type: 'rail-hit', channel, amplitude: 100, ...stamp(at) });
+const click = (at: number): SensorEvent => ({ type: 'click', amplitude: 80, ...stamp(at) });
+const vibration = (level: number, at: number): SensorEvent => ({ type: 'vibration', level, ...stamp(at) });
+
+describe('shot segmenter', () => {
+  it('G-6 a shot starts at the first sign of motion and ends after a quiet window with the bed at rest', () => {
+    const s = new ShotSegmenter(opts);
+    expect(s.push(click(100))).toEqual([{ type: 'shot-started', at: 100 }]);
+    s.push(rail(1, 400));
+    s.push(vibration(40, 600));
+    expect(s.tick(1500)).toEqual([]); // quiet for 900 ms only: the window is 1000
+    s.push(vibration(3, 1550)); // the bed has calmed down
+    const [done] = s.tick(1700);
+    expect(done).toMatchObject({ type: 'shot-complete', startedAt: 100, endedAt: 1700, endedBy: 'quiet' });
+    expect(done?.type === 'shot-complete' && done.events).toEqual([
+      { kind: 'ball', balls: [null, null], t: 0 },
+      { kind: 'cushion', rail: 'foot', ball: null, t: 300 },
+    ]);
+  });
+
+  it('a vibrating bed keeps the shot open past the quiet window', () => {
+    const s = new ShotSegmenter(opts);
+    s.push(click(0));
+    s.push(vibration(30, 900));
+    expect(s.tick(1500)).toEqual([]);
+    s.push(vibration(30, 1900));
+    expect(s.tick(2500)).toEqual([]);
+    s.push(vibration(2, 2600));
+    expect(s.tick(2950)).toHaveLength(1);
+  });
+
+  it('two sensors on one long rail hearing the same impact make one cushion contact', () => {
+    const s = new ShotSegmenter(opts);
+    s.push(rail(2, 100));
+    s.push(rail(3, 104));
+    s.push(rail(3, 500));
+    const [done] = s.tick(5000);
+    expect(done?.type === 'shot-complete' && done.events.map((e) => e.kind === 'cushion' && e.rail)).toEqual(['left', 'left']);
+  });
+
+  it('unmapped channels are counted, not scored; a skittle standing up is the referee setting the table', () => {
+    const s = new ShotSegmenter(opts);
+    expect(s.push(rail(5, 10))).toEqual([]);
+    expect(s.push({ type: 'skittle', index: 0, state: 'up', ...stamp(20) })).toEqual([]);
+    expect(s.unmappedHits).toBe(1);
+    expect(s.inMotion).toBe(false);
+    s.push({ type: 'skittle', index: 0, state: 'down', ...stamp(30) });
+    const [done] = s.tick(2000);
+    expect(done?.type === 'shot-complete' && done.events).toEqual([{ kind: 'skittle', skittle: 'king', by: null, t: 0 }]);
+  });
+
+  it('G-7 a cue strike while the balls still move ends that shot and marks the next as a moving-balls foul', () => {
+    const s = new ShotSegmenter(opts);
+    s.push(click(0));
+    const out = s.strike(300);
+    expect(out.map((o) => o.type)).toEqual(['shot-complete', 'shot-started']);
+    s.push(rail(0, 400));
+    const [done] = s.tick(3000);
+    expect(done?.type === 'shot-complete' && done.events[0]).toEqual({ kind: 'foul', foul: 'moving-balls', by: 'shooter', t: 0 });
+  });
+
+  it('the referee or a tracker can end a shot', () => {
+    const s = new ShotSegmenter(opts);
+    s.push(click(0));
+    expect(s.end(200, 'tracker')).toEqual([expect.objectContaining({ type: 'shot-complete', endedBy: 'tracker' })]);
+    expect(s.end(300, 'referee')).toEqual([]);
+  });
+});
