@@ -28,17 +28,9 @@
 // piezo peak detector needs; the speed buys >9 kHz per channel over 8 channels.
 #define ADCSRA_BASE ((1 << ADEN) | (1 << ADIE) | (1 << ADPS2))
 
-enum { ST_IDLE = 0, ST_PEAK = 1, ST_REFRACT = 2 };
-
-struct Chan {
-  uint8_t state;
-  uint8_t threshold;  // 0 disables the channel
-  uint8_t peak;
-  uint8_t n;
-  uint16_t refractoryMs;
-  uint32_t refractoryUs;
-  uint32_t t;  // board us of the threshold crossing
-};
+// Own-channel samples per millisecond used for refractory counting; the measured rate
+// is ~8.5 kHz, so counting 9 per ms errs on the long side (at most ~6 %).
+#define SAMPLES_PER_MS 9
 
 struct Event {
   uint32_t t;
@@ -46,12 +38,21 @@ struct Event {
   uint8_t value;  // peak amplitude or skittle state (1 = down)
 };
 
-static Chan chans[NUM_DETECT];
+// Detector state, one array per field so the ISR indexes without multiplying.
+static uint8_t threshold[NUM_DETECT];  // 0 disables the channel
+static uint16_t refractoryMs[NUM_DETECT];
+static uint16_t refrSamples[NUM_DETECT];
+static uint16_t refrLeft[NUM_DETECT];
+static uint8_t peakLeft[NUM_DETECT];
+static uint8_t peakVal[NUM_DETECT];
+static uint32_t crossUs[NUM_DETECT];  // board us of the threshold crossing
 static volatile Event evq[EVQ_SIZE];
 static volatile uint8_t evqHead, evqTail;
 static volatile uint16_t evDropped;  // events lost to a full queue (wraps)
 static volatile uint32_t usHi;        // microseconds contributed by Timer1 overflows
-static volatile uint8_t curCh;
+extern "C" {
+volatile uint8_t curCh;  // channel being converted; named in the ADC vector's asm
+}
 static volatile uint16_t sampleTick;  // TCNT1 when the running conversion started
 static volatile uint8_t vibMax;
 static volatile uint8_t lastSample[NUM_ADC];
@@ -62,7 +63,7 @@ static volatile uint8_t rxHead, rxTail;
 static volatile uint16_t rxErrors;  // framing/overrun/overflow and bad command frames
 
 static uint8_t txq[256];  // uint8_t indices wrap for free
-static uint8_t txHead, txTail;
+static volatile uint8_t txHead, txTail;
 static uint16_t txDropped;  // status frames skipped for lack of TX space
 static uint8_t txSeq;
 static uint8_t resetCause;
@@ -110,39 +111,67 @@ static inline void pushEvent(uint32_t t, uint8_t ch, uint8_t value) {
   evqHead = nh;
 }
 
-// Round robin over the 8 inputs: read, immediately start the next conversion, then
-// run the detector on the sample just read while the ADC works.
-ISR(ADC_vect) {
+// Round robin over the 8 inputs. The vector itself is naked: it starts the next
+// conversion within ~12 cycles, before the C handler's long register save, so the ADC
+// never idles while the detector runs on the sample just read.
+#pragma GCC diagnostic ignored "-Wmisspelled-isr"  // adcWork is reached by jmp, not a vector
+extern "C" void adcWork(void) __attribute__((signal, used));
+ISR(ADC_vect, ISR_NAKED) {
+  asm volatile(
+      "push r24\n\t"
+      "in r24, __SREG__\n\t"
+      "push r24\n\t"
+      "lds r24, curCh\n\t"
+      "subi r24, 0xFF\n\t"
+      "andi r24, 7\n\t"
+      "ori r24, %[mux]\n\t"
+      "sts %[admux], r24\n\t"
+      "ldi r24, %[start]\n\t"
+      "sts %[adcsra], r24\n\t"
+      "pop r24\n\t"
+      "out __SREG__, r24\n\t"
+      "pop r24\n\t"
+      "jmp adcWork\n\t" ::[mux] "M"(ADMUX_BASE),
+      [admux] "n"(_SFR_MEM_ADDR(ADMUX)), [start] "M"(ADCSRA_BASE | (1 << ADSC)),
+      [adcsra] "n"(_SFR_MEM_ADDR(ADCSRA)));
+}
+
+// The result registers keep the finished conversion until the next one completes.
+// Common path (idle channel below threshold) is kept short: per-channel arrays, no
+// 32-bit math; the refractory period is counted in the channel's own samples.
+void adcWork(void) {
   uint8_t v = ADCH;
   uint8_t ch = curCh;
-  uint8_t nx = (ch + 1) & 7;
-  ADMUX = ADMUX_BASE | nx;
-  ADCSRA = ADCSRA_BASE | (1 << ADSC);
-  uint16_t st = sampleTick;  // the sample was held when its conversion started
+  // Fixed ~3 us after the real start (the register save above); well inside budget.
+  uint16_t st = sampleTick;
   sampleTick = TCNT1;
-  curCh = nx;
+  curCh = (ch + 1) & 7;
   lastSample[ch] = v;
   if (ch == VIB_CH) {
     adcCount++;
     if (v > vibMax) vibMax = v;
     return;
   }
-  Chan &c = chans[ch];
-  if (c.state == ST_IDLE) {
-    if (c.threshold && v >= c.threshold) {
-      c.state = ST_PEAK;
-      c.peak = v;
-      c.n = PEAK_SAMPLES;
-      c.t = usFromTick(st);
+  uint16_t r = refrLeft[ch];
+  if (r) {
+    refrLeft[ch] = r - 1;
+    return;
+  }
+  uint8_t n = peakLeft[ch];
+  if (n) {
+    if (v > peakVal[ch]) peakVal[ch] = v;
+    if (--n == 0) {
+      pushEvent(crossUs[ch], ch, peakVal[ch]);
+      refrLeft[ch] = refrSamples[ch];
     }
-  } else if (c.state == ST_PEAK) {
-    if (v > c.peak) c.peak = v;
-    if (--c.n == 0) {
-      pushEvent(c.t, ch, c.peak);
-      c.state = ST_REFRACT;
-    }
-  } else if ((uint32_t)(usFromTick(st) - c.t) >= c.refractoryUs) {
-    c.state = ST_IDLE;
+    peakLeft[ch] = n;
+    return;
+  }
+  uint8_t th = threshold[ch];
+  if (th && v >= th) {
+    peakLeft[ch] = PEAK_SAMPLES;
+    peakVal[ch] = v;
+    crossUs[ch] = usFromTick(st);
   }
 }
 
@@ -159,25 +188,54 @@ ISR(USART_RX_vect) {
   rxHead = nh;
 }
 
+// TX from the UDRE interrupt so line rate does not depend on main-loop speed. When the
+// queue runs dry the interrupt is switched off and the next frame kick-starts UDR0
+// itself (avr8js clears UDRE when the vector is serviced, unlike the silicon, so
+// re-enabling UDRIE alone would wait forever there; this works on both).
+static volatile uint8_t txIdle = 1;
+ISR(USART_UDRE_vect) {
+  uint8_t t = txTail;
+  if (t == txHead) {
+    UCSR0B &= ~(1 << UDRIE0);
+    txIdle = 1;
+    return;
+  }
+  UDR0 = txq[t];
+  txTail = t + 1;
+}
+
 static inline uint8_t txFree() { return (uint8_t)(txTail - txHead - 1); }
 
+static uint8_t txW;  // write cursor while a frame is assembled, published at the end
+
 static uint16_t crcPut(uint16_t crc, uint8_t b) {
-  txq[txHead++] = b;
+  txq[txW++] = b;
   return _crc_xmodem_update(crc, b);
 }
 
 // Frame: A5 5A LEN TYPE SEQ PAYLOAD CRC16(hi,lo); CRC-16/CCITT-FALSE over LEN..PAYLOAD.
 static bool sendFrame(uint8_t type, const uint8_t *p, uint8_t len) {
   if (txFree() < (uint8_t)(len + 7)) return false;
-  txq[txHead++] = SYNC0;
-  txq[txHead++] = SYNC1;
+  txW = txHead;
+  txq[txW++] = SYNC0;
+  txq[txW++] = SYNC1;
   uint16_t crc = 0xFFFF;
   crc = crcPut(crc, len);
   crc = crcPut(crc, type);
   crc = crcPut(crc, txSeq++);
   for (uint8_t i = 0; i < len; i++) crc = crcPut(crc, p[i]);
-  txq[txHead++] = crc >> 8;
-  txq[txHead++] = crc & 0xFF;
+  txq[txW++] = crc >> 8;
+  txq[txW++] = crc & 0xFF;
+  txHead = txW;
+  uint8_t sreg = SREG;
+  cli();
+  if (txIdle) {
+    txIdle = 0;
+    UDR0 = txq[txTail];
+    txTail = txTail + 1;
+    UCSR0B |= (1 << UDRIE0);
+  }
+  SREG = sreg;
   return true;
 }
 
@@ -221,8 +279,8 @@ static void sendConfig() {
   uint8_t p[1 + NUM_DETECT * 3 + 1];
   p[0] = NUM_DETECT;
   for (uint8_t i = 0; i < NUM_DETECT; i++) {
-    p[1 + i * 3] = chans[i].threshold;
-    put16(p + 2 + i * 3, chans[i].refractoryMs);
+    p[1 + i * 3] = threshold[i];
+    put16(p + 2 + i * 3, refractoryMs[i]);
   }
   p[1 + NUM_DETECT * 3] = debounceMs;
   sendStatus(MSG_CONFIG, p, sizeof p);
@@ -255,7 +313,7 @@ static void selfTest(uint8_t seq) {
   if ((uint32_t)(micros() - t0) >= 2000) status |= 2;  // timer counting
   bool quiet = true;
   for (uint8_t i = 0; i < NUM_DETECT; i++)
-    if (chans[i].threshold && lastSample[i] >= chans[i].threshold) quiet = false;
+    if (threshold[i] && lastSample[i] >= threshold[i]) quiet = false;
   if (quiet) status |= 4;  // no channel stuck above its threshold
   uint8_t p[2 + NUM_ADC + 1];
   p[0] = seq;
@@ -265,12 +323,17 @@ static void selfTest(uint8_t seq) {
   sendStatus(MSG_SELFTEST, p, sizeof p);
 }
 
-static void setChannel(uint8_t ch, uint8_t threshold, uint16_t refractoryMs) {
+static void setChannel(uint8_t ch, uint8_t thr, uint16_t ms) {
+  // Refractory runs from the crossing; the peak window is part of it.
+  uint32_t samples = (uint32_t)ms * SAMPLES_PER_MS;
+  samples = samples > PEAK_SAMPLES ? samples - PEAK_SAMPLES : 0;
+  if (samples > 0xFFFF) samples = 0xFFFF;
   cli();
-  chans[ch].threshold = threshold;
-  chans[ch].refractoryMs = refractoryMs;
-  chans[ch].refractoryUs = (uint32_t)refractoryMs * 1000UL;
-  chans[ch].state = ST_IDLE;
+  threshold[ch] = thr;
+  refractoryMs[ch] = ms;
+  refrSamples[ch] = samples;
+  refrLeft[ch] = 0;
+  peakLeft[ch] = 0;
   sei();
 }
 
@@ -278,7 +341,7 @@ static void handleCommand(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t l
   switch (type) {
     case CMD_SET_CHANNEL:
       if (len != 4) return sendAck(type, seq, ACK_BAD_LENGTH);
-      if (p[0] >= NUM_DETECT || (uint16_t)(p[2] | (p[3] << 8)) > 60000) return sendAck(type, seq, ACK_BAD_VALUE);
+      if (p[0] >= NUM_DETECT || (uint16_t)(p[2] | (p[3] << 8)) > 7000) return sendAck(type, seq, ACK_BAD_VALUE);
       setChannel(p[0], p[1], p[2] | (p[3] << 8));
       return sendAck(type, seq, ACK_OK);
     case CMD_SET_DEBOUNCE:
@@ -402,24 +465,27 @@ int main() {
 
   curCh = 0;
   ADMUX = ADMUX_BASE;
-  sei();
   sampleTick = TCNT1;
   ADCSRA = ADCSRA_BASE | (1 << ADSC);
+  sei();
 
   wdt_enable(WDTO_250MS);
   sendHello();
 
   uint32_t now = micros();
   uint32_t lastMs = now, lastVib = now, lastHb = now;
+  cli();
   uint16_t lastTick = TCNT1;
+  sei();
   for (;;) {
     wdt_reset();
+    cli();  // 16-bit timer reads share the TEMP register with the ADC ISR's read
     uint16_t tick = TCNT1;
+    sei();
     uint16_t dt = tick - lastTick;
     if (dt > loopMaxTicks) loopMaxTicks = dt;
     lastTick = tick;
 
-    if (txHead != txTail && (UCSR0A & (1 << UDRE0))) UDR0 = txq[txTail++];
     serviceRx();
     serviceEvents();
 
