@@ -30,3 +30,101 @@ describe('table firmware in avr8js, through the serial bridge', () => {
     expect(rig.bridge.stats().dropped).toEqual({ 'seq-gap': 0, corrupt: 0, invalid: 0, 'board-queue': 0, 'board-tx': 0, 'board-rx': 0 });
   });
 });
+
+describe('firmware behaviour', () => {
+  it('reports click, vibration and debounced skittles', async () => {
+    const rig = await createSimRig();
+    rig.sim.setSignal(6, piezoHit(30_000, 3));
+    rig.sim.setSignal(7, (t) => (t > 110_000 && t < 180_000 ? 2 + Math.sin(t / 50) : 0));
+    await rig.link.runUs(50_000);
+    // Skittle 2 falls with contact bounce; skittle 6 (PB0) falls cleanly.
+    const fall = rig.sim.timeUs;
+    for (let i = 0; i < 4; i++) {
+      rig.sim.setSkittleDown(2, i % 2 === 0);
+      await rig.link.runUs(1_500);
+    }
+    rig.sim.setSkittleDown(2, true);
+    rig.sim.setSkittleDown(6, true);
+    const clean = rig.sim.timeUs;
+    await rig.link.runUs(30_000);
+    // A 3 ms glitch on skittle 0 is not a fall.
+    rig.sim.setSkittleDown(0, true);
+    await rig.link.runUs(3_000);
+    rig.sim.setSkittleDown(0, false);
+    await rig.link.runUs(150_000);
+    await rig.stop();
+
+    const clicks = rig.of('click');
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0]!.boardUs - rig.sim.boardUsAt(30_000)).toBeLessThan(250);
+    const sk = rig.of('skittle');
+    expect(sk.map((s) => [s.index, s.state])).toEqual([
+      [2, 'down'],
+      [6, 'down'],
+    ]);
+    // The debounced event carries the time the final level began (within 1 ms tick).
+    expect(Math.abs(sk[1]!.boardUs - rig.sim.boardUsAt(clean))).toBeLessThan(1100);
+    expect(sk[0]!.boardUs).toBeGreaterThan(rig.sim.boardUsAt(fall));
+    const vib = rig.of('vibration');
+    expect(vib.length).toBeGreaterThanOrEqual(2);
+    const quiet = vib.filter((v) => v.boardUs < rig.sim.boardUsAt(100_000));
+    const rolling = vib.filter((v) => v.boardUs > rig.sim.boardUsAt(185_000) && v.boardUs < rig.sim.boardUsAt(215_000)); // the report closing the rolling window
+    expect(quiet.every((v) => v.level === 0)).toBe(true);
+    expect(rolling.length).toBeGreaterThan(0);
+    expect(rolling.every((v) => v.level > 60)).toBe(true);
+  });
+
+  it('answers commands: set-channel, get-config, get-version, self-test; applies thresholds and refractory', async () => {
+    const rig = await createSimRig();
+    await rig.link.runUs(5_000);
+    await rig.bridge.send({ kind: 'set-channel', channel: 1, threshold: 200, refractoryMs: 5 });
+    await rig.bridge.send({ kind: 'set-channel', channel: 2, threshold: 30, refractoryMs: 100 });
+    await rig.bridge.send({ kind: 'get-config' });
+    await rig.bridge.send({ kind: 'get-version' });
+    await rig.bridge.send({ kind: 'self-test' });
+    await rig.link.runUs(20_000);
+    // Channel 1: 2.5 V (~128) is below the new threshold 200: no event.
+    rig.sim.setSignal(1, piezoHit(25_000, 2.5));
+    // Channel 2: three knocks 30 ms apart inside a 100 ms refractory -> one event, then one after.
+    const knocks = [30_000, 60_000, 90_000, 160_000].map((t) => piezoHit(t, 3));
+    rig.sim.setSignal(2, (t) => knocks.reduce((v, f) => v + f(t), 0));
+    await rig.link.runUs(200_000);
+    await rig.stop();
+
+    const replies = rig.of('reply').map((r) => r.message);
+    const acks = replies.filter((m) => m.kind === 'ack');
+    expect(acks).toEqual([
+      expect.objectContaining({ command: 0x81, commandSeq: 0, status: 0 }),
+      expect.objectContaining({ command: 0x81, commandSeq: 1, status: 0 }),
+    ]);
+    const cfg = replies.find((m) => m.kind === 'config');
+    expect(cfg && cfg.kind === 'config' && cfg.channels[1]).toEqual({ threshold: 200, refractoryMs: 5 });
+    expect(cfg && cfg.kind === 'config' && cfg.channels[2]).toEqual({ threshold: 30, refractoryMs: 100 });
+    const st = replies.find((m) => m.kind === 'self-test');
+    expect(st).toMatchObject({ adcRunning: true, timerRunning: true, channelsQuiet: true, commandSeq: 4 });
+    expect(rig.of('board').filter((b) => b.firmware === '1.0.0').length).toBe(2); // boot + get-version
+    const hits = rig.of('rail-hit');
+    expect(hits.filter((h) => h.channel === 1)).toHaveLength(0);
+    const ch2 = hits.filter((h) => h.channel === 2);
+    expect(ch2.map((h) => Math.round((h.boardUs - rig.sim.boardUsAt(0)) / 10_000))).toEqual([3, 16]);
+  });
+
+  it('rejects bad commands with an ack status and counts corrupted command frames', async () => {
+    const rig = await createSimRig();
+    await rig.link.runUs(5_000);
+    const { encodeFrame } = await import('../../firmware-bridge/frame.ts');
+    rig.sim.receive(encodeFrame(0x81, 7, Buffer.from([9, 10, 0, 0]))); // channel 9 does not exist
+    rig.sim.receive(encodeFrame(0x99, 8)); // unknown command
+    const bad = encodeFrame(0x83, 9);
+    bad[4] ^= 0x10; // corrupted: must be ignored and counted
+    rig.sim.receive(bad);
+    await rig.link.runUs(270_000);
+    await rig.stop();
+    const acks = rig.of('reply').map((r) => r.message);
+    expect(acks).toEqual([
+      expect.objectContaining({ kind: 'ack', command: 0x81, commandSeq: 7, status: 2 }),
+      expect.objectContaining({ kind: 'ack', command: 0x99, commandSeq: 8, status: 3 }),
+    ]);
+    expect(rig.bridge.stats().dropped['board-rx']).toBe(1);
+  });
+});
