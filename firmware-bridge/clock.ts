@@ -75,7 +75,7 @@ export class ClockMapper {
   private readonly minSpanMs: number;
 
   constructor(opts: ClockMapperOptions = {}) {
-    this.window = opts.window ?? 32;
+    this.window = opts.window ?? 120; // 30 s of 250 ms heartbeats
     this.maxDrift = (opts.maxDriftPpm ?? 2000) / 1e6;
     this.minSpanMs = opts.minSpanMs ?? 2000;
   }
