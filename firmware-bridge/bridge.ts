@@ -293,9 +293,11 @@ export class Bridge extends EventEmitter {
     this.s.connects++;
     this.conn = conn;
     this.backoff = this.o.reconnect.initialMs;
+    // A partial frame from before the unplug cannot complete. Board state (sequence,
+    // clock) is kept: if the same board kept running, the sequence gap counts what was
+    // lost meanwhile; if it restarted, its hello or its time going backwards says so.
     this.decoder.reset();
     this.decoderSeen = { ...this.decoder.stats };
-    this.newSession();
     this.lastFrameHub = this.now();
     this.silent = false;
     conn.on('data', (chunk: Buffer) => this.onData(chunk));

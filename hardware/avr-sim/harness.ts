@@ -28,7 +28,7 @@ export async function createSimRig(opts: Partial<BridgeOptions> = {}, program?: 
   const link = new SimSerialLink(sim);
   const bridge = new Bridge({
     transport: new SerialTransport({ SerialPort: TrackedPortMock, usbIds: [{ vendorId: '2341', productId: '0043' }], path }),
-    clock: () => link.sim.timeUs / 1000,
+    clock: () => link.hubMs,
     silenceMs: 0,
     reconnect: { initialMs: 5, maxMs: 20 },
     ...opts,

@@ -32,12 +32,26 @@ export class SimSerialLink {
   /** Optional tap to corrupt/inject bytes on their way to the hub. */
   tamper: ((bytes: Buffer) => Buffer) | null = null;
 
+  /** Hub-side microseconds accumulated by boards swapped out (keeps hub time monotonic). */
+  private baseUs = 0;
+
   constructor(public sim: TableSim) {
-    this.attach(sim);
+    this.attach(sim, false);
   }
 
-  /** Swap in another board (e.g. after a reset); the wire stays. */
-  attach(sim: TableSim): void {
+  /** Hub time in ms: continuous across board swaps. */
+  get hubMs(): number {
+    return (this.baseUs + this.sim.timeUs) / 1000;
+  }
+
+  /** Hub ms corresponding to a simulated time of the current board. */
+  hubMsAt(simUs: number): number {
+    return (this.baseUs + simUs) / 1000;
+  }
+
+  /** Swap in another board (a reset or a power cycle); the wire and hub time stay. */
+  attach(sim: TableSim, swap = true): void {
+    if (swap) this.baseUs += this.sim.timeUs;
     this.sim = sim;
     sim.onTransmit = (b) => this.pending.push(b);
   }

@@ -401,8 +401,11 @@ static void serviceRx() {
   }
 }
 
+// Events leave this much TX space free so heartbeats still get out during a flood.
+#define STATUS_RESERVE 40
+
 static void serviceEvents() {
-  while (evqTail != evqHead && txFree() >= 13) {
+  while (evqTail != evqHead && txFree() >= 13 + STATUS_RESERVE) {
     uint8_t t = evqTail;
     uint8_t p[6];
     uint8_t ch = evq[t].ch;
