@@ -66,7 +66,7 @@ export class SimSerialLink {
   }
 
   async flush(): Promise<void> {
-    let bytes = Buffer.from(this.pending);
+    let bytes: Buffer = Buffer.from(this.pending);
     this.pending = [];
     if (this.tamper) bytes = this.tamper(bytes);
     this.deliver(bytes);

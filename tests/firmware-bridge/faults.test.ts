@@ -194,7 +194,7 @@ describe('Bridge options and lifecycle', () => {
     transport.toHub(encodeBoardMessage({ kind: 'skittle', seq: 3, index: 4, down: true, boardUs: 6_000 }));
     expect((await first).value).toMatchObject({ type: 'dropped', source: 'seq-gap', count: 1 });
     expect((await it.next()).value).toMatchObject({ type: 'skittle', index: 4, state: 'down', seq: 3, boardUs: 6_000 });
-    await it.return?.();
+    await it.return?.(undefined);
     expect(bridge.stats().dropped['seq-gap']).toBe(1);
     await bridge.stop();
     await expect(bridge.send({ kind: 'get-version' })).rejects.toThrow(/not connected/);

@@ -116,7 +116,7 @@ describe('firmware behaviour', () => {
     rig.sim.receive(encodeFrame(0x81, 7, Buffer.from([9, 10, 0, 0]))); // channel 9 does not exist
     rig.sim.receive(encodeFrame(0x99, 8)); // unknown command
     const bad = encodeFrame(0x83, 9);
-    bad[4] ^= 0x10; // corrupted: must be ignored and counted
+    bad[4]! ^= 0x10; // corrupted: must be ignored and counted
     rig.sim.receive(bad);
     await rig.link.runUs(270_000);
     await rig.stop();
