@@ -8,3 +8,4 @@ export * from './protocol.ts';
 export type * from './transport.ts';
 export * from './transports/serial.ts';
 export * from './transports/virtual.ts';
+export * from './transports/firmata.ts';
