@@ -128,3 +128,32 @@ describe('firmware behaviour', () => {
     expect(rig.bridge.stats().dropped['board-rx']).toBe(1);
   });
 });
+
+describe('timestamp accuracy (functional, in deterministic simulated time)', () => {
+  it('40 seeded random impacts on all detector channels are each stamped 0..250 us after the true impact', async () => {
+    const rig = await createSimRig();
+    let s = 20260601;
+    const r = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const truth: Array<{ ch: number; t: number }> = [];
+    const sigs: Array<Array<(t: number) => number>> = Array.from({ length: 7 }, () => []);
+    let t = 10_000;
+    for (let k = 0; k < 40; k++) {
+      t += 33_000 + Math.floor(r() * 10_000);
+      const ch = Math.floor(r() * 7);
+      truth.push({ ch, t });
+      sigs[ch]!.push(piezoHit(t, 1.2 + r() * 3.8, 1200 + r() * 2000));
+    }
+    sigs.forEach((list, ch) => rig.sim.setSignal(ch, (x) => list.reduce((v, f) => v + f(x), 0)));
+    await rig.link.runUs(t + 20_000);
+    await rig.stop();
+    const got = [...rig.of('rail-hit'), ...rig.of('click').map((c) => ({ ...c, channel: 6 }))];
+    expect(got).toHaveLength(truth.length);
+    for (const i of truth) {
+      const want = rig.sim.boardUsAt(i.t);
+      const hit = got.find((h) => h.channel === i.ch && Math.abs(h.boardUs - want) < 5_000);
+      expect(hit, `impact ch ${i.ch} at ${i.t}`).toBeDefined();
+      expect(hit!.boardUs - want).toBeGreaterThanOrEqual(0);
+      expect(hit!.boardUs - want).toBeLessThanOrEqual(250);
+    }
+  });
+});
