@@ -373,7 +373,11 @@ export class Bridge extends EventEmitter {
       if (err instanceof ProtocolError) return this.drop('invalid', 1, err.message);
       throw err;
     }
-    this.trackSeq(frame.seq, msg.kind === 'hello');
+    // A boot HELLO has SEQ 0 and a board time behind ours; a HELLO answering
+    // GET_VERSION continues both.
+    const ref = this.unwrap.referenceRaw;
+    const boot = msg.kind === 'hello' && msg.seq === 0 && (ref === null || wrapDelta(ref, msg.boardUs) < 0);
+    this.trackSeq(frame.seq, boot);
     const hadFrames = this.sessionFrames > 0;
     this.sessionFrames++;
     // Arrival is late at least by the frame's own line time (10 bits per byte).
@@ -381,25 +385,28 @@ export class Bridge extends EventEmitter {
 
     switch (msg.kind) {
       case 'hello': {
-        const wasRunning = hadFrames;
-        this.resetSession();
-        this.sessionFrames = 1;
-        this.sawHello = true;
-        this.lastSeq = msg.seq;
-        if (wasRunning) this.s.boardResets++;
-        const t = this.unwrap.advance(msg.boardUs)!;
-        this.clock.add(t, arrival);
+        const restarted = boot && hadFrames;
+        if (boot) {
+          this.resetSession();
+          this.sessionFrames = 1;
+          this.sawHello = true;
+          this.lastSeq = msg.seq;
+          this.clock.add(this.unwrap.advance(msg.boardUs)!, arrival);
+        } else {
+          this.stampNow(msg.boardUs, msg.seq, arrival);
+        }
+        if (restarted) this.s.boardResets++;
         this.out({
           type: 'board',
-          reason: wasRunning ? 'reset' : 'hello',
-          detail: 'hello',
+          reason: restarted ? 'reset' : 'hello',
+          detail: boot ? 'hello at boot' : 'hello on request',
           firmware: msg.firmware,
           protocol: msg.protocol,
           compatible: msg.protocol === PROTOCOL_VERSION,
           resetCause: msg.resetCause,
           hubTime: hubNow,
         });
-        if (wasRunning) void this.pushChannelConfig();
+        if (restarted) void this.pushChannelConfig();
         return;
       }
       case 'heartbeat': {

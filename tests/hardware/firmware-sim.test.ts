@@ -102,7 +102,12 @@ describe('firmware behaviour', () => {
     expect(cfg && cfg.kind === 'config' && cfg.channels[2]).toEqual({ threshold: 30, refractoryMs: 100 });
     const st = replies.find((m) => m.kind === 'self-test');
     expect(st).toMatchObject({ adcRunning: true, timerRunning: true, channelsQuiet: true, commandSeq: 4 });
-    expect(rig.of('board').filter((b) => b.firmware === '1.0.0').length).toBe(2); // boot + get-version
+    expect(rig.of('board').map((b) => [b.reason, b.detail, b.firmware])).toEqual([
+      ['hello', 'hello at boot', '1.0.0'],
+      ['hello', 'hello on request', '1.0.0'], // get-version: not a reset
+    ]);
+    expect(rig.bridge.stats().boardResets).toBe(0);
+    expect(rig.bridge.stats().dropped['seq-gap']).toBe(0);
     const hits = rig.of('rail-hit');
     expect(hits.filter((h) => h.channel === 1)).toHaveLength(0);
     const ch2 = hits.filter((h) => h.channel === 2);
