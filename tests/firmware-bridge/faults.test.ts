@@ -159,6 +159,7 @@ describe('bridge faults, with the real firmware behind a mock serial port', () =
     expect(st.dropped['board-queue']).toBeGreaterThan(100);
     expect(st.dropped.corrupt + st.dropped['seq-gap'] + st.dropped.invalid).toBe(0);
     expect(rig.of('heartbeat').length).toBeGreaterThanOrEqual(2); // status frames got through the flood
+    expect(rig.of('board').map((b) => b.reason)).toEqual(['hello']); // the watchdog never bit
     const got = rig.of('rail-hit').length + rig.of('click').length;
     expect(got).toBeGreaterThan(100);
     for (const h of rig.of('rail-hit')) {

@@ -68,7 +68,8 @@ static uint8_t txq[256];  // uint8_t indices wrap for free
 static volatile uint8_t txHead, txTail;
 static uint16_t txDropped;  // status frames skipped for lack of TX space
 static uint8_t txSeq;
-static uint8_t resetCause;
+// .noinit: written in .init3, before .bss is cleared in .init4.
+static uint8_t resetCause __attribute__((section(".noinit")));
 static uint8_t debounceMs = 10;
 static uint8_t skStable, skCount[NUM_SKITTLES];
 static uint32_t skSince[NUM_SKITTLES];
