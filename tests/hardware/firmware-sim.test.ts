@@ -162,3 +162,27 @@ describe('timestamp accuracy (functional, in deterministic simulated time)', () 
     }
   });
 });
+
+describe('watchdog', () => {
+  it('resets a board whose main loop stops kicking it, and the bridge sees the restart', async () => {
+    const rig = await createSimRig();
+    await rig.link.runUs(100_000);
+    // "Hang" the main loop: turn every WDR instruction into a NOP.
+    const flash = rig.sim.cpu.progMem;
+    let patched = 0;
+    for (let i = 0; i < flash.length; i++) {
+      if (flash[i] === 0x95a8) {
+        flash[i] = 0x0000;
+        patched++;
+      }
+    }
+    expect(patched).toBeGreaterThan(0);
+    await rig.link.runUs(400_000);
+    await rig.stop();
+    const boards = rig.of('board');
+    expect(boards[0]).toMatchObject({ reason: 'hello', detail: 'hello at boot' });
+    const reset = boards.find((b) => b.reason === 'reset');
+    expect(reset).toBeDefined();
+    expect(reset!.resetCause! & 8).toBe(8); // WDRF: a watchdog reset
+  });
+});
