@@ -84,6 +84,8 @@ export interface BridgeStats {
   dropped: Record<DropSource, number>;
   boardResets: number;
   driftPpm: number;
+  /** Why the last connect attempt failed or the link was lost. */
+  lastError: string | null;
 }
 
 export interface ReconnectOptions {
@@ -177,6 +179,7 @@ export class Bridge extends EventEmitter {
   private silent = false;
   private lastFrameHub = 0;
   private cmdSeq = 0;
+  private lastError: string | null = null;
 
   // Per board session (reset on reconnect and on board reset).
   private lastSeq: number | null = null;
@@ -245,6 +248,7 @@ export class Bridge extends EventEmitter {
       dropped: { ...this.s.dropped },
       boardResets: this.s.boardResets,
       driftPpm: this.clock.driftPpm,
+      lastError: this.lastError,
     };
   }
 
@@ -304,14 +308,16 @@ export class Bridge extends EventEmitter {
     conn.once('close', (err: Error | null) => {
       if (this.conn !== conn) return;
       this.conn = null;
-      this.setLink('down', err ? `disconnected: ${err.message}` : 'closed');
-      this.scheduleRetry('link lost');
+      const why = err ? `disconnected: ${err.message}` : 'closed';
+      this.setLink('down', why);
+      this.scheduleRetry(why);
     });
     this.setLink('up', `connected ${conn.description}`);
     void this.pushChannelConfig();
   }
 
-  private scheduleRetry(_why: string): void {
+  private scheduleRetry(why: string): void {
+    this.lastError = why;
     if (!this.running || this.retryTimer) return;
     const wait = this.backoff;
     this.backoff = Math.min(this.o.reconnect.maxMs, this.backoff * this.o.reconnect.factor);
@@ -393,7 +399,7 @@ export class Bridge extends EventEmitter {
           this.lastSeq = msg.seq;
           this.clock.add(this.unwrap.advance(msg.boardUs)!, arrival);
         } else {
-          this.stampNow(msg.boardUs, msg.seq, arrival);
+          this.stampNow(msg.boardUs, arrival);
         }
         if (restarted) this.s.boardResets++;
         this.out({
@@ -410,19 +416,19 @@ export class Bridge extends EventEmitter {
         return;
       }
       case 'heartbeat': {
-        const t = this.stampNow(msg.boardUs, msg.seq, arrival);
+        const t = this.stampNow(msg.boardUs, arrival);
         this.boardCounters(msg);
         this.out({ type: 'heartbeat', boardUs: t, hubTime: this.clock.toHub(t), seq: msg.seq, loopMaxUs: msg.loopMaxUs, skittleMask: msg.skittleMask, driftPpm: this.clock.driftPpm });
         return;
       }
       case 'vibration': {
-        const t = this.stampNow(msg.boardUs, msg.seq, arrival);
+        const t = this.stampNow(msg.boardUs, arrival);
         this.event({ type: 'vibration', level: msg.level, boardUs: t, hubTime: this.clock.toHub(t), seq: msg.seq });
         return;
       }
       case 'impact':
       case 'skittle': {
-        const t = this.stampPast(msg.boardUs, msg.seq, arrival);
+        const t = this.stampPast(msg.boardUs, arrival);
         const base = { boardUs: t, hubTime: this.clock.toHub(t), seq: msg.seq };
         if (msg.kind === 'skittle') this.event({ type: 'skittle', index: msg.index, state: msg.down ? 'down' : 'up', ...base });
         else if (msg.channel === CLICK_CHANNEL) this.event({ type: 'click', amplitude: msg.amplitude, ...base });
@@ -466,7 +472,7 @@ export class Bridge extends EventEmitter {
   }
 
   /** Stamp taken when the frame was sent: a clock pair; going backwards means restart. */
-  private stampNow(raw: number, _seq: number, arrival: number): number {
+  private stampNow(raw: number, arrival: number): number {
     let t = this.unwrap.advance(raw);
     if (t === null) {
       this.boardRestarted('board time went backwards');
@@ -477,15 +483,15 @@ export class Bridge extends EventEmitter {
   }
 
   /** Stamp of an earlier moment (an impact, a switch edge): mapped, not a clock pair. */
-  private stampPast(raw: number, seq: number, arrival: number): number {
-    if (!this.clock.ready) return this.stampNow(raw, seq, arrival);
+  private stampPast(raw: number, arrival: number): number {
+    if (!this.clock.ready) return this.stampNow(raw, arrival);
     // Events wait in the board's queue for milliseconds, not seconds.
     const ref = this.unwrap.referenceRaw;
-    if (ref === null) return this.stampNow(raw, seq, arrival);
+    if (ref === null) return this.stampNow(raw, arrival);
     const t = this.unwrap.unwrap(raw);
     if (wrapDelta(ref, raw) < -2_000_000) {
       this.boardRestarted('event time far behind board time');
-      return this.stampNow(raw, seq, arrival);
+      return this.stampNow(raw, arrival);
     }
     return t;
   }

@@ -128,6 +128,7 @@ describe('bridge faults, with the real firmware behind a mock serial port', () =
     await rig.link.runUs(300_000); // board keeps talking into the void
     expect(rig.link.lostBytes).toBeGreaterThan(0);
     await realWait(40); // a few failed reconnect attempts (device absent)
+    expect(rig.bridge.stats().lastError).toMatch(/not exist|not found|unplugged/i);
     SerialPortMock.binding.createPort(rig.path, { record: true, vendorId: '2341', productId: '0043' });
     for (let i = 0; i < 50 && !rig.bridge.stats().linkUp; i++) await realWait(10);
     expect(rig.bridge.stats().linkUp).toBe(true);
