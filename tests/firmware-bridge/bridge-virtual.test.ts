@@ -4,6 +4,8 @@ import { encodeFrame } from '../../firmware-bridge/frame.ts';
 import { encodeBoardMessage, type BoardMessage } from '../../firmware-bridge/messages.ts';
 import { VirtualTransport } from '../../firmware-bridge/transports/virtual.ts';
 
+type NoSeq<T> = T extends unknown ? Omit<T, 'seq'> : never;
+
 /** A scripted board on the virtual transport, with the hub clock under test control. */
 async function scripted() {
   const transport = new VirtualTransport();
@@ -13,7 +15,7 @@ async function scripted() {
   bridge.on('event', (e: BridgeEvent) => events.push(e));
   await bridge.start();
   let seq = 0;
-  const send = (m: Omit<BoardMessage, 'seq'>) => {
+  const send = (m: NoSeq<BoardMessage>) => {
     transport.toHub(encodeBoardMessage({ ...m, seq } as BoardMessage));
     seq = (seq + 1) & 0xff;
   };
