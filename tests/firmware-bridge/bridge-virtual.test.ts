@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Bridge, type BridgeEvent } from '../../firmware-bridge/bridge.ts';
 import { encodeFrame } from '../../firmware-bridge/frame.ts';
 import { encodeBoardMessage, type BoardMessage } from '../../firmware-bridge/messages.ts';
@@ -73,5 +73,37 @@ describe('Bridge over a scripted board', () => {
     s.hb(90_250_000, 1236);
     await s.bridge.stop();
     expect(s.of('dropped').map((d) => [d.source, d.count])).toEqual([['board-queue', 2]]);
+  });
+});
+
+describe('reconnect backoff', () => {
+  it('retries a missing board with exponential backoff up to the cap, then resets it on success', async () => {
+    vi.useFakeTimers();
+    try {
+      const transport = new VirtualTransport();
+      transport.present = false;
+      const attempts: number[] = [];
+      const connect = transport.connect.bind(transport);
+      transport.connect = () => {
+        attempts.push(Date.now());
+        return connect();
+      };
+      const t0 = Date.now();
+      const bridge = new Bridge({ transport, clock: () => 0, silenceMs: 0, reconnect: { initialMs: 100, maxMs: 800, factor: 2 } });
+      await bridge.start();
+      await vi.advanceTimersByTimeAsync(3_200);
+      expect(attempts.map((t) => t - t0)).toEqual([0, 100, 300, 700, 1500, 2300, 3100]);
+      expect(bridge.stats().lastError).toBe('virtual board not present');
+      transport.present = true;
+      await vi.advanceTimersByTimeAsync(800);
+      expect(bridge.stats().linkUp).toBe(true);
+      transport.unplug();
+      transport.replug();
+      await vi.advanceTimersByTimeAsync(100); // back to the initial delay after a good connect
+      expect(bridge.stats().connects).toBe(2);
+      await bridge.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
