@@ -180,6 +180,7 @@ export class Bridge extends EventEmitter {
   private lastFrameHub = 0;
   private cmdSeq = 0;
   private lastError: string | null = null;
+  private foreignProtocol: number | null = null;
 
   // Per board session (reset on reconnect and on board reset).
   private lastSeq: number | null = null;
@@ -378,6 +379,12 @@ export class Bridge extends EventEmitter {
       this.trackSeq(frame.seq, false);
       if (err instanceof ProtocolError) return this.drop('invalid', 1, err.message);
       throw err;
+    }
+    if (msg.kind === 'hello') this.foreignProtocol = msg.protocol === PROTOCOL_VERSION ? null : msg.protocol;
+    if (this.foreignProtocol !== null && msg.kind !== 'hello') {
+      // Another protocol version may lay its payloads out differently: trust nothing.
+      this.trackSeq(frame.seq, false);
+      return this.drop('invalid', 1, `board speaks protocol ${this.foreignProtocol}, this bridge ${PROTOCOL_VERSION}`);
     }
     // A boot HELLO has SEQ 0 and a board time behind ours; a HELLO answering
     // GET_VERSION continues both.

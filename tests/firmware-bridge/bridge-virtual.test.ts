@@ -50,13 +50,12 @@ describe('Bridge over a scripted board', () => {
 
   it('turns board drop counters into dropped events (wrapping at 2^16) and rejects invalid frames', async () => {
     const s = await scripted();
-    s.send({ kind: 'hello', protocol: 2, firmware: '2.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 20 });
+    s.send({ kind: 'hello', protocol: 1, firmware: '1.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 20 });
     s.hb(250_000, 65_530);
     s.hb(500_000, 4); // wrapped: 10 more lost
     s.transport.toHub(encodeFrame(0x03, 3, Buffer.from([1, 2, 3]))); // CRC fine, wrong length
     s.transport.toHub(encodeFrame(0x7e, 4, Buffer.alloc(0))); // unknown type
     await s.bridge.stop();
-    expect(s.of('board')[0]).toMatchObject({ compatible: false, protocol: 2 });
     const drops = s.of('dropped');
     expect(drops.filter((d) => d.source === 'board-queue').map((d) => d.count)).toEqual([65_530, 10]);
     const invalid = drops.filter((d) => d.source === 'invalid');
@@ -65,6 +64,19 @@ describe('Bridge over a scripted board', () => {
       'frame type 0x7e seq 4: unknown board message type',
     ]);
     expect(s.bridge.stats().dropped['seq-gap']).toBe(0);
+  });
+
+  it('ignores (and counts) everything from a board speaking another protocol version', async () => {
+    const s = await scripted();
+    s.send({ kind: 'hello', protocol: 2, firmware: '2.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 20 });
+    s.send({ kind: 'impact', channel: 1, amplitude: 50, boardUs: 1000 });
+    s.hb(250_000);
+    await s.bridge.stop();
+    expect(s.of('board')[0]).toMatchObject({ compatible: false, protocol: 2, firmware: '2.0.0' });
+    expect(s.of('rail-hit')).toHaveLength(0);
+    expect(s.of('heartbeat')).toHaveLength(0);
+    expect(s.bridge.stats().dropped.invalid).toBe(2);
+    expect(s.of('dropped')[0]!.detail).toBe('board speaks protocol 2, this bridge 1');
   });
 
   it('joining a running board mid-stream does not blame it for drops before we connected', async () => {

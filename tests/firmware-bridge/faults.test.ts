@@ -189,7 +189,7 @@ describe('Bridge options and lifecycle', () => {
     await bridge.start();
     expect(transport.connects).toBe(1);
     t = 10;
-    transport.toHub(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 2, firmware: '9.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 100 }));
+    transport.toHub(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: '9.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 100 }));
     transport.toHub(encodeBoardMessage({ kind: 'impact', seq: 1, channel: 6, amplitude: 77, boardUs: 5_100 }));
     const it = bridge[Symbol.asyncIterator]();
     const first = it.next(); // the generator subscribes on its first next()
