@@ -155,7 +155,8 @@ export class TableSim {
     if (input.type === ADCMuxInputType.SingleEnded) {
       const ch = input.channel;
       this.conversions[ch] = (this.conversions[ch] ?? 0) + 1;
-      volts = this.signals[ch]?.(this.timeUs) ?? 0;
+      // A signal function if set, else avr8js's own channelValues (plain voltages).
+      volts = this.signals[ch]?.(this.timeUs) ?? this.adc.channelValues[ch] ?? 0;
     } else if ('voltage' in input) {
       volts = input.voltage;
     }

@@ -163,6 +163,23 @@ describe('timestamp accuracy (functional, in deterministic simulated time)', () 
   });
 });
 
+describe('plain avr8js channelValues', () => {
+  it('a voltage set in adc.channelValues is sampled like any input', async () => {
+    const rig = await createSimRig();
+    await rig.link.runUs(20_000);
+    const t = rig.sim.timeUs;
+    rig.sim.adc.channelValues[4] = 3.2; // a held voltage: one crossing, then refractory
+    await rig.link.runUs(10_000);
+    rig.sim.adc.channelValues[4] = 0;
+    await rig.link.runUs(30_000);
+    await rig.stop();
+    const hits = rig.of('rail-hit');
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ channel: 4, amplitude: Math.floor((3.2 / 5) * 1024) >> 2 });
+    expect(hits[0]!.boardUs - rig.sim.boardUsAt(t)).toBeLessThan(250);
+  });
+});
+
 describe('watchdog', () => {
   it('resets a board whose main loop stops kicking it, and the bridge sees the restart', async () => {
     const rig = await createSimRig();
