@@ -1,0 +1,140 @@
+/**
+ * Board microseconds -> hub time.
+ *
+ * The board clock is a free-running 32-bit microsecond counter (wraps every ~71.6
+ * minutes) on a ceramic/crystal resonator that drifts (typically 50..5000 ppm). Each
+ * heartbeat gives a pair (boardUs, hubMs as seen on arrival). Arrival is late by the
+ * frame's line time plus OS latency, which is never negative, so:
+ *   - the rate (drift) is a least-squares slope over a window of pairs, clamped;
+ *   - the offset is the lower envelope (the least-delayed pair in the window).
+ */
+
+const TWO32 = 2 ** 32;
+
+/** Signed distance from a to b on the 32-bit circle. */
+export function wrapDelta(a: number, b: number): number {
+  const d = (b - a) >>> 0;
+  return d >= 2 ** 31 ? d - TWO32 : d;
+}
+
+/** Unwraps 32-bit board time against a reference that only heartbeats move forward. */
+export class BoardTimeUnwrapper {
+  private refRaw: number | null = null;
+  private refUs = 0;
+
+  /** Raw 32-bit time of the last heartbeat-type stamp, null before the first. */
+  get referenceRaw(): number | null {
+    return this.refRaw;
+  }
+
+  /** Unwrapped time of a stamp near the reference (events may be a little older). */
+  unwrap(raw: number): number {
+    if (this.refRaw === null) return raw;
+    return this.refUs + wrapDelta(this.refRaw, raw);
+  }
+
+  /**
+   * Moves the reference to a heartbeat's time. Returns the unwrapped time, or null if
+   * the board time went backwards (the board restarted).
+   */
+  advance(raw: number): number | null {
+    if (this.refRaw === null) {
+      this.refRaw = raw;
+      this.refUs = raw;
+      return raw;
+    }
+    const d = wrapDelta(this.refRaw, raw);
+    if (d < 0) return null;
+    this.refRaw = raw;
+    this.refUs += d;
+    return this.refUs;
+  }
+
+  reset(): void {
+    this.refRaw = null;
+    this.refUs = 0;
+  }
+}
+
+export interface ClockMapperOptions {
+  /** Pairs kept for the fit. */
+  window?: number;
+  /** Largest drift believed, in parts per million. */
+  maxDriftPpm?: number;
+  /** Minimum span of board time (ms) before the slope is fitted at all. */
+  minSpanMs?: number;
+}
+
+export class ClockMapper {
+  private readonly pts: Array<{ x: number; y: number }> = [];
+  private slope = 1;
+  private offset = 0; // hub ms at board ms 0 relative to x0
+  private x0 = 0;
+  private readonly window: number;
+  private readonly maxDrift: number;
+  private readonly minSpanMs: number;
+
+  constructor(opts: ClockMapperOptions = {}) {
+    this.window = opts.window ?? 120; // 30 s of 250 ms heartbeats
+    this.maxDrift = (opts.maxDriftPpm ?? 2000) / 1e6;
+    this.minSpanMs = opts.minSpanMs ?? 2000;
+  }
+
+  get ready(): boolean {
+    return this.pts.length > 0;
+  }
+
+  /** Drift estimate in ppm (hub ms per board ms - 1). */
+  get driftPpm(): number {
+    return (this.slope - 1) * 1e6;
+  }
+
+  /**
+   * @param boardUs unwrapped board time of the stamp
+   * @param hubMs hub time when the frame was decoded, minus its known line time
+   */
+  add(boardUs: number, hubMs: number): void {
+    if (this.pts.length === 0) this.x0 = boardUs / 1000;
+    this.pts.push({ x: boardUs / 1000 - this.x0, y: hubMs });
+    if (this.pts.length > this.window) this.pts.shift();
+    this.fit();
+  }
+
+  toHub(boardUs: number): number {
+    return this.offset + this.slope * (boardUs / 1000 - this.x0);
+  }
+
+  reset(): void {
+    this.pts.length = 0;
+    this.slope = 1;
+    this.offset = 0;
+  }
+
+  private fit(): void {
+    const n = this.pts.length;
+    const first = this.pts[0]!;
+    const last = this.pts[n - 1]!;
+    let slope = 1;
+    if (n >= 3 && last.x - first.x >= this.minSpanMs) {
+      let mx = 0;
+      let my = 0;
+      for (const p of this.pts) {
+        mx += p.x;
+        my += p.y;
+      }
+      mx /= n;
+      my /= n;
+      let sxy = 0;
+      let sxx = 0;
+      for (const p of this.pts) {
+        sxy += (p.x - mx) * (p.y - my);
+        sxx += (p.x - mx) ** 2;
+      }
+      if (sxx > 0) slope = Math.min(1 + this.maxDrift, Math.max(1 - this.maxDrift, sxy / sxx));
+    }
+    let off = Infinity;
+    for (const p of this.pts) off = Math.min(off, p.y - slope * p.x);
+    this.slope = slope;
+    this.offset = off;
+  }
+}

@@ -1,0 +1,97 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { crc16 } from './crc16.ts';
+import { FRAME_OVERHEAD, MAX_PAYLOAD, SYNC0, SYNC1, type RawFrame } from './protocol.ts';
+
+/** Everything the decoder threw away, cumulative since construction. */
+export interface DecoderStats {
+  /** Frames that passed the CRC. */
+  frames: number;
+  /** Bytes skipped while hunting for a sync pattern (garbage, or a frame's remains). */
+  garbageBytes: number;
+  /** Candidate frames whose CRC did not match. */
+  badCrc: number;
+  /** Candidate frames whose length byte exceeded MAX_PAYLOAD. */
+  badLength: number;
+  /** Bytes left in an incomplete frame when the stream ended or was reset. */
+  truncatedBytes: number;
+}
+
+/**
+ * Bytes in, RawFrame objects out (node-serialport parser style). Resynchronises after
+ * garbage by scanning for SYNC0 SYNC1; after a bad CRC it skips one byte only, so a good
+ * frame that hid inside a corrupted one is still found.
+ */
+export class FrameDecoder extends Transform {
+  private buf: Buffer = Buffer.alloc(0);
+  readonly stats: DecoderStats = { frames: 0, garbageBytes: 0, badCrc: 0, badLength: 0, truncatedBytes: 0 };
+
+  constructor() {
+    super({ readableObjectMode: true });
+  }
+
+  override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    this.buf = this.buf.length ? Buffer.concat([this.buf, bytes]) : Buffer.from(bytes);
+    this.parse(false);
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.parse(true);
+    done();
+  }
+
+  /** Drop a partial frame (e.g. the port was reopened); counted as truncated. */
+  reset(): void {
+    this.stats.truncatedBytes += this.buf.length;
+    this.buf = Buffer.alloc(0);
+  }
+
+  /**
+   * @param final at end of stream an incomplete candidate cannot complete: skip its
+   *   sync byte and keep scanning the rest, so no good frame stays stuck behind it.
+   */
+  private parse(final: boolean): void {
+    let buf = this.buf;
+    let i = 0;
+    for (;;) {
+      // Hunt for SYNC0 SYNC1.
+      let s = i;
+      while (s < buf.length && !(buf[s] === SYNC0 && (s + 1 >= buf.length || buf[s + 1] === SYNC1))) s++;
+      this.stats.garbageBytes += s - i;
+      i = s;
+      if (buf.length - i < 3) break;
+      const len = buf[i + 2]!;
+      if (len > MAX_PAYLOAD) {
+        this.stats.badLength++;
+        this.stats.garbageBytes++;
+        i++;
+        continue;
+      }
+      const total = len + FRAME_OVERHEAD;
+      if (buf.length - i < total) {
+        if (!final) break;
+        this.stats.garbageBytes++;
+        i++;
+        continue;
+      }
+      const crc = (buf[i + 5 + len]! << 8) | buf[i + 6 + len]!;
+      if (crc16(buf, i + 2, i + 5 + len) !== crc) {
+        this.stats.badCrc++;
+        this.stats.garbageBytes++;
+        i++;
+        continue;
+      }
+      const frame: RawFrame = { type: buf[i + 3]!, seq: buf[i + 4]!, payload: Buffer.from(buf.subarray(i + 5, i + 5 + len)) };
+      this.stats.frames++;
+      i += total;
+      this.push(frame);
+    }
+    if (final) {
+      this.stats.truncatedBytes += buf.length - i;
+      i = buf.length;
+    }
+    buf = buf.subarray(i);
+    this.buf = buf.length ? Buffer.from(buf) : Buffer.alloc(0);
+  }
+}

@@ -1,0 +1,11 @@
+export * from './bridge.ts';
+export * from './clock.ts';
+export * from './crc16.ts';
+export * from './decoder.ts';
+export * from './frame.ts';
+export * from './messages.ts';
+export * from './protocol.ts';
+export type * from './transport.ts';
+export * from './transports/serial.ts';
+export * from './transports/virtual.ts';
+export * from './transports/firmata.ts';

@@ -1,0 +1,126 @@
+/**
+ * Firmware figures measured in simulated cycles (avr8js, ATmega328P at 16 MHz), with the
+ * real committed HEX. Simulated time is deterministic, so these are repeatable; they
+ * are printed, not asserted (the 250 us timestamp bound is asserted in tests/hardware).
+ *
+ *   npx tsx tests/bench/firmware.ts
+ */
+import { piezoHit, TableSim } from '../../hardware/avr-sim/board.ts';
+import { createSimRig } from '../../hardware/avr-sim/harness.ts';
+import { avrInstruction } from 'avr8js';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+async function sampleRate(): Promise<number[]> {
+  const sim = new TableSim();
+  sim.runUs(20_000); // boot
+  const before = [...sim.conversions];
+  sim.runUs(1_000_000);
+  return sim.conversions.map((c, i) => c - before[i]!);
+}
+
+/** Share of CPU cycles spent inside interrupt handlers (vector entry to RETI). */
+function isrShare(loaded: boolean): number {
+  const sim = new TableSim();
+  sim.runUs(20_000);
+  if (loaded) for (let ch = 0; ch < 8; ch++) sim.setSignal(ch, (t) => 2.5 + 2 * Math.sin(t / 97 + ch));
+  const cpu = sim.cpu;
+  const end = cpu.cycles + 16_000_000 * 0.25;
+  let inIsr = false;
+  let isr = 0;
+  let total = 0;
+  while (cpu.cycles < end) {
+    const c = cpu.cycles;
+    const reti = cpu.progMem[cpu.pc] === 0x9518;
+    avrInstruction(cpu);
+    if (inIsr) isr += cpu.cycles - c;
+    if (reti) inIsr = false;
+    const before = cpu.cycles;
+    cpu.tick(); // may take an interrupt: jumps into the vector table (26 two-word entries)
+    if (cpu.pc < 52 && cpu.cycles !== before) {
+      inIsr = true;
+      isr += cpu.cycles - before;
+    }
+    total += cpu.cycles - c;
+  }
+  return isr / total;
+}
+
+async function timestampError(): Promise<{ n: number; min: number; max: number; mean: number; worstLoop: number }> {
+  const rig = await createSimRig();
+  const r = rng(42);
+  const truth: Array<{ ch: number; t: number }> = [];
+  const perCh: Array<Array<ReturnType<typeof piezoHit>>> = Array.from({ length: 7 }, () => []);
+  let t = 20_000;
+  for (let k = 0; k < 80; k++) {
+    t += 35_000 + Math.floor(r() * 20_000); // beyond the 30 ms default refractory
+    const ch = Math.floor(r() * 7);
+    const volts = 1.2 + r() * 3.8;
+    truth.push({ ch, t });
+    perCh[ch]!.push(piezoHit(t, volts, 1500 + r() * 1500));
+  }
+  perCh.forEach((sigs, ch) => rig.sim.setSignal(ch, (x) => sigs.reduce((v, f) => v + f(x), 0)));
+  await rig.link.runUs(t + 100_000);
+  await rig.stop();
+  const got = [...rig.of('rail-hit'), ...rig.of('click').map((c) => ({ ...c, channel: 6 }))].sort((a, b) => a.boardUs - b.boardUs);
+  const errs = truth.map((i) => {
+    const want = rig.sim.boardUsAt(i.t);
+    const hit = got.find((h) => h.channel === i.ch && Math.abs(h.boardUs - want) < 2000);
+    if (!hit) throw new Error(`impact on channel ${i.ch} at ${i.t} us not reported`);
+    return hit.boardUs - want;
+  });
+  const worstLoop = Math.max(...rig.of('heartbeat').map((h) => h.loopMaxUs));
+  return { n: errs.length, min: Math.min(...errs), max: Math.max(...errs), mean: errs.reduce((a, b) => a + b, 0) / errs.length, worstLoop };
+}
+
+/** Events the firmware generates as fast as it can, for `durUs`; how many got through. */
+async function burst(durUs: number): Promise<{ generated: number; delivered: number; dropped: number; worstLoop: number }> {
+  const rig = await createSimRig();
+  await rig.link.runUs(2_000);
+  for (let ch = 0; ch < 7; ch++) await rig.bridge.send({ kind: 'set-channel', channel: ch, threshold: 30, refractoryMs: 0 });
+  await rig.link.runUs(5_000);
+  const start = rig.sim.timeUs;
+  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (x) => (x > start && x < start + durUs ? 3 : 0));
+  await rig.link.runUs(durUs + 900_000); // drain, and let two heartbeats report the counters
+  await rig.stop();
+  const delivered = rig.of('rail-hit').length + rig.of('click').length;
+  const dropped = rig.bridge.stats().dropped['board-queue'];
+  const worstLoop = Math.max(...rig.of('heartbeat').map((h) => h.loopMaxUs));
+  return { generated: delivered + dropped, delivered, dropped, worstLoop };
+}
+
+async function lineRate(): Promise<number> {
+  const rig = await createSimRig();
+  await rig.link.runUs(2_000);
+  for (let ch = 0; ch < 7; ch++) await rig.bridge.send({ kind: 'set-channel', channel: ch, threshold: 30, refractoryMs: 0 });
+  await rig.link.runUs(5_000);
+  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, () => 3);
+  await rig.link.runUs(200_000); // fill the queue
+  const n0 = rig.of('rail-hit').length + rig.of('click').length;
+  await rig.link.runUs(1_000_000);
+  await rig.stop();
+  return rig.of('rail-hit').length + rig.of('click').length - n0;
+}
+
+const t0 = Date.now();
+const rates = await sampleRate();
+console.log('samples per second per ADC channel (1 s simulated):', rates.join(' '));
+console.log(`CPU share inside interrupt handlers: quiet table ${(100 * isrShare(false)).toFixed(1)} %, every input ringing above threshold ${(100 * isrShare(true)).toFixed(1)} %`);
+const ts = await timestampError();
+console.log(`event-to-timestamp error over ${ts.n} impacts (crossing stamp - true impact): min ${ts.min.toFixed(1)} us, mean ${ts.mean.toFixed(1)} us, max ${ts.max.toFixed(1)} us`);
+console.log(`worst main-loop iteration, normal play: ${ts.worstLoop} us`);
+let best = 0;
+for (const dur of [5_000, 10_000, 15_000, 16_000, 17_000, 18_000, 19_000, 20_000, 30_000, 60_000]) {
+  const b = await burst(dur);
+  console.log(`burst ${dur / 1000} ms at max rate: generated ${b.generated}, delivered ${b.delivered}, dropped ${b.dropped}, worst loop ${b.worstLoop} us`);
+  if (b.dropped === 0) best = Math.max(best, b.generated);
+}
+console.log(`largest burst carried without loss: ${best} events`);
+console.log(`sustained impact frames through 115200 baud: ${await lineRate()} events/s`);
+console.log(`(bench wall time ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
