@@ -100,6 +100,14 @@ export class Hub {
       const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log });
       this.tables.set(tableConfig.id, table);
       this.sources.set(tableConfig.id, source);
+      source.attach?.({
+        state: () => table.state(),
+        trackerShot: (shot) => {
+          const applied = table.input({ kind: 'shot', shot });
+          if (!applied.ok) this.log('warn', 'simulated tracker shot refused', { table: table.id, error: applied.error });
+        },
+        restartMatch: () => void table.restartMatch(),
+      });
       table.restore();
     }
     this.commands = new CommandHandler({

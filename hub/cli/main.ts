@@ -1,10 +1,22 @@
 #!/usr/bin/env -S npx tsx
 import { readFileSync } from 'node:fs';
 import { replayCommand, type CommandIO } from './replay-command.ts';
+import { startCommand } from './start-command.ts';
+import { hashPassword } from '../ops/password.ts';
 
 /** The project's CLI: `billiards <command> …`. Each command is a function of its arguments and IO. */
 const COMMANDS: Record<string, { summary: string; run: (args: string[], io: CommandIO) => number | Promise<number> }> = {
   replay: { summary: 'replay FILE      print the state a match log leads to (CONTRACT §2)', run: replayCommand },
+  start: { summary: 'start [--tables N] [--variants a,b] [--speed X]   run the hub (env: PORT, MQTT_PORT, MQTT_URL, DATA_DIR, CONFIG)', run: startCommand },
+  'hash-password': {
+    summary: 'hash-password    read a password on stdin, print its hash for the configuration',
+    run: (_args, io) => {
+      const password = io.readStdin().replace(/\r?\n$/, '');
+      if (password.length < 8) return (io.stderr('hash-password: use at least 8 characters\n'), 2);
+      io.stdout(`${hashPassword(password)}\n`);
+      return 0;
+    },
+  },
 };
 
 const io: CommandIO = {

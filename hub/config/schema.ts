@@ -39,6 +39,8 @@ export const tableSchema = z.strictObject({
   /** Hits on one rail closer than this are one contact (two sensors on a long rail). */
   railMergeMs: z.number().min(0).max(200).default(15),
   defaultMatch: matchSchema.optional(),
+  /** Who scores: the sensors' shots (unknown facts go to the referee), or an overhead tracker's shots with ball ids. */
+  scoring: z.enum(['sensors', 'tracker']).default('sensors'),
 });
 
 export const configSchema = z.strictObject({

@@ -1,5 +1,16 @@
 import type { SensorEvent } from '../pipeline/sensor-events.ts';
+import type { TableState } from '../contract/mqtt.ts';
+import type { Shot } from '../rules/events.ts';
 import type { Result } from '../rules/variant.ts';
+
+/** What a source that plays matches itself (the simulator) may see and do at its table. */
+export interface TableHandle {
+  state(): TableState;
+  /** The overhead tracker's account of a shot, with ball ids. */
+  trackerShot(shot: Shot): void;
+  /** Starts the same match again once one has ended. */
+  restartMatch(): void;
+}
 
 /**
  * Where a table's sensor events come from: a board through the firmware bridge (serial,
@@ -13,6 +24,8 @@ export interface SensorSource {
   stop(): Promise<void>;
   /** Sends new thresholds to the board. */
   setThresholds(channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>>;
+  /** Called once before start() for sources that need their table (the simulator). */
+  attach?(table: TableHandle): void;
   /** Dropped-frame and link counters for /metrics. */
   stats(): { framesDropped: number; linkUp: boolean };
 }

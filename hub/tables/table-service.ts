@@ -92,6 +92,11 @@ export class TableService {
     this.deps.publisher.availability(this.id, { state: this.online ? 'online' : 'offline' });
   }
 
+  /** Starts the last match's setup again (the simulator between matches). */
+  restartMatch(): Result<void> {
+    return this.setupLine ? this.startMatch(this.setupLine) : err(`table ${this.id} has no match to restart`);
+  }
+
   startMatch(setup: MatchSetup): Result<void> {
     const created = Match.create(setup);
     if (!created.ok) return created;
@@ -198,8 +203,9 @@ export class TableService {
       this.changed();
       return;
     }
-    if (!this.match || status !== 'playing') {
-      // No match to score it in: kept in the log and shown, never scored.
+    if (this.config.scoring === 'tracker' || !this.match || status !== 'playing') {
+      // With a tracker, its shots (with ball ids) are scored; the sensors' view is kept for the record.
+      // Or no match to score it in: kept in the log and shown, never scored.
       this.counters.unscoredShots += 1;
       this.deps.store.append(this.id, this.matchId, 'sensor', JSON.stringify({ type: 'unscored-shot', events }), this.deps.clock.now(), this.deps.clock.iso());
       this.deps.publisher.event(this.id, { type: 'shot', table: this.id, at: this.deps.clock.iso(), result: null, events, prompt: false });

@@ -1,0 +1,71 @@
+import { Bridge, type BridgeEvent } from '../../firmware-bridge/bridge.ts';
+import type { Transport } from '../../firmware-bridge/transport.ts';
+import { FirmataTransport } from '../../firmware-bridge/transports/firmata.ts';
+import { SerialTransport } from '../../firmware-bridge/transports/serial.ts';
+import type { TableConfig } from '../config/schema.ts';
+import type { SensorEvent } from '../pipeline/sensor-events.ts';
+import { err, ok, type Result } from '../rules/variant.ts';
+import type { SensorSource } from './source.ts';
+
+/**
+ * A table's board through the firmware bridge: the same code for a real serial port, a
+ * StandardFirmata board and the simulator's virtual board (STYLE 8).
+ */
+export class BridgeSource implements SensorSource {
+  private bridge: Bridge | null = null;
+
+  constructor(
+    readonly kind: SensorSource['kind'],
+    private readonly transport: Transport,
+    private readonly table: TableConfig,
+    private readonly clock: () => number,
+    readonly simulated = false,
+  ) {}
+
+  async start(onEvent: (event: SensorEvent) => void): Promise<void> {
+    const bridge = new Bridge({ transport: this.transport, clock: this.clock, channels: this.table.thresholds, baudRate: 'baudRate' in this.table.source ? this.table.source.baudRate : 115200 });
+    bridge.on('event', (event: BridgeEvent) => {
+      if (event.type !== 'reply') onEvent(event);
+    });
+    this.bridge = bridge;
+    await bridge.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.bridge?.stop();
+    this.bridge = null;
+  }
+
+  async setThresholds(channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>> {
+    if (!this.bridge) return err('the table\'s board is not connected');
+    try {
+      for (const c of channels) await this.bridge.send({ kind: 'set-channel', ...c });
+      return ok({ sent: channels.length });
+    } catch (e) {
+      return err(`the board did not take the thresholds: ${(e as Error).message}`);
+    }
+  }
+
+  stats() {
+    const s = this.bridge?.stats();
+    if (!s) return { framesDropped: 0, linkUp: false };
+    return { framesDropped: Object.values(s.dropped).reduce((a, b) => a + b, 0), linkUp: s.linkUp };
+  }
+}
+
+/** The transport a table's configuration names: a serial port by path or by USB ids, or a Firmata board. */
+export function transportFor(table: TableConfig, clockUs: () => number): Transport {
+  const source = table.source;
+  switch (source.type) {
+    case 'serial':
+      return new SerialTransport({
+        ...(source.path ? { path: source.path } : {}),
+        ...(source.match ? { usbIds: [{ vendorId: source.match.vendorId.toLowerCase(), productId: source.match.productId.toLowerCase() }] } : {}),
+        baudRate: source.baudRate,
+      });
+    case 'firmata':
+      return new FirmataTransport({ path: source.path, baudRate: source.baudRate, clockUs, johnnyFive: true });
+    case 'simulator':
+      throw new Error('a simulated table gets its transport from the simulator');
+  }
+}
