@@ -1,0 +1,103 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../hub/ops/password.ts';
+import { REPO_ROOT } from '../support/paths.ts';
+import { request } from './support.ts';
+
+/** The hub as an operator runs it: `npm start` in a process of its own. */
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+function writeConfig(dir: string, body: unknown): string {
+  const file = join(dir, 'hub.json');
+  writeFileSync(file, JSON.stringify(body));
+  return file;
+}
+
+const PASSWORD = 'felt-and-chalk';
+const CONFIG = {
+  hub: { id: 'club-k' },
+  venue: { passwordHash: hashPassword(PASSWORD) },
+  // A board that is not plugged in: the table is offline, its match is scored from commands.
+  tables: [{ id: 't1', source: { type: 'serial', path: '/dev/null-billiards-board' }, defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 1000 } }],
+};
+
+function startHub(env: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; mqttUrl: string }> {
+  const child = spawn('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'error', ...env } });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`hub did not start: ${out}`)), 20_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /MQTT broker:\s+(mqtt:\/\/\S+)/.exec(out);
+      if (m && out.includes('is running')) {
+        clearTimeout(timer);
+        resolve({ child, mqttUrl: m[1]! });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`hub exited ${code}: ${out}`)));
+  });
+}
+
+describe('hub process', () => {
+  it('kill -9 in the middle of a match loses nothing that was published; the restart has the same state', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hub-kill-'));
+    const config = writeConfig(dataDir, CONFIG);
+    const first = await startHub({ CONFIG: config, DATA_DIR: dataDir });
+    const client = await mqtt.connectAsync(first.mqttUrl, { reconnectPeriod: 0 });
+    const carom = { events: [{ kind: 'ball', balls: ['white', 'red'] }, { kind: 'ball', balls: ['white', 'yellow'] }] };
+    let acknowledged = 0;
+    let lastState: { shotCount: number; players: { score: number }[] } | null = null;
+    for (let i = 0; i < 12; i++) {
+      const answer = await request(client, 'billiards', 'match/shot', { password: PASSWORD, table: 't1', shot: carom });
+      expect(answer.status).toBe('ok');
+      acknowledged += 1;
+      lastState = answer.data;
+    }
+    // More shots in flight when the process dies: those may or may not have made it.
+    for (let i = 0; i < 5; i++) void client.publishAsync('billiards/request/match/shot', JSON.stringify({ transaction: `late-${i}`, password: PASSWORD, table: 't1', shot: carom }), { qos: 1 }).catch(() => undefined);
+    first.child.kill('SIGKILL');
+    await client.endAsync(true).catch(() => undefined);
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await startHub({ CONFIG: config, DATA_DIR: dataDir });
+    const again = await mqtt.connectAsync(second.mqttUrl, { reconnectPeriod: 0 });
+    const tables = await request(again, 'billiards', 'hub/tables', {});
+    await again.endAsync();
+    const state = tables.data[0];
+    expect(state.shotCount).toBeGreaterThanOrEqual(acknowledged);
+    expect(state.shotCount).toBeLessThanOrEqual(acknowledged + 5);
+    expect(state.players[0].score).toBe(state.shotCount); // every stored shot is one carom: nothing half-applied
+    expect(lastState!.shotCount).toBe(acknowledged);
+  }, 60_000);
+
+  it('a corrupt configuration is refused with one line naming the field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-bad-'));
+    const config = writeConfig(dir, { tables: [{ id: 't1', source: { type: 'serial', path: '/dev/x' }, rails: { '9': 'head' } }] });
+    const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, CONFIG: config, DATA_DIR: dir }, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/tables\[0\]\.rails\.9/);
+  });
+
+  it('a web port already taken gets a one-line explanation, not a stack trace', async () => {
+    const blocker = createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'hub-port-'));
+      const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port), MQTT_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim()).toBe(`start: web port ${port} on 127.0.0.1 is already in use (set PORT to another port)`);
+    } finally {
+      blocker.close();
+    }
+  }, 40_000);
+});
