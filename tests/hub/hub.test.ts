@@ -32,6 +32,20 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
     expect(await sub.next('billiards/tables/t1/availability', (m) => m.state === 'online')).toEqual({ state: 'online' });
   });
 
+  it('a serial unplug turns the table offline and scores nothing (no phantom points)', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    const source = t.sources.get('t1')!;
+    source.emit(linkUp(t.clock.t));
+    await sub.next('billiards/tables/t1/availability', (m) => m.state === 'online');
+    source.emit({ type: 'link', state: 'down', reason: 'disconnected: EIO', hubTime: (t.clock.t += 10) });
+    expect(await sub.next('billiards/tables/t1/availability', (m) => m.state === 'offline' && sub.messages.get('billiards/tables/t1/availability')!.length > 2)).toEqual({ state: 'offline' });
+    t.clock.t += 5_000;
+    t.hub.tables.get('t1')!.tick(t.clock.t);
+    expect(t.hub.tables.get('t1')!.state()).toMatchObject({ shotCount: 0, status: 'playing' });
+    const health = await sub.next('billiards/tables/t1/health', (h) => h.link === 'down' && h.alerts.some((a: { kind: string }) => a.kind === 'link-down'));
+    expect(health.table).toBe('t1');
+  });
+
   it('cuts the sensor stream into a shot; an undetermined deciding fact waits for the referee', async () => {
     const { t, sub } = await hubWithSubscriber();
     feedShot(t, 't1', threeRailsAndTwoClicks);
