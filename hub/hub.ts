@@ -4,6 +4,7 @@ import { CommandHandler } from './commands.ts';
 import type { HubConfig, TableConfig } from './config/schema.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
 import { MqttLink } from './mqtt/link.ts';
+import { discoveryMessages } from './mqtt/home-assistant.ts';
 import { Histogram, metric } from './ops/metrics.ts';
 import { silentLog, type LogFn } from './ops/log.ts';
 import type { SensorSource } from './sources/source.ts';
@@ -73,6 +74,7 @@ export class Hub {
         baseTopic: config.hub.baseTopic,
         users: config.broker.users,
         allowAnonymousRead: config.broker.allowAnonymousRead,
+        anonymousRead: config.homeAssistant.discovery ? [`${config.homeAssistant.prefix}/#`] : [],
       });
       this.mqttUrl = `mqtt://127.0.0.1:${this.broker.port}`;
     }
@@ -87,6 +89,7 @@ export class Hub {
         states: [...this.tables.values()].map((t) => t.state()),
         availability: [...this.tables.values()].map((t) => [t.id, { state: t.isOnline ? 'online' : 'offline' }] as [string, { state: 'online' | 'offline' }]),
         health: [...this.tables.values()].map((t) => t.healthView()),
+        extra: config.homeAssistant.discovery ? discoveryMessages(config.homeAssistant.prefix, config.hub.baseTopic, config.hub.id, config.tables.map((t) => ({ id: t.id, name: t.name }))) : [],
       }),
       onRequest: (command, payload) => void this.request(command, payload),
       onTracker: (table, payload) => this.tracker(table, payload),

@@ -21,6 +21,8 @@ export interface EmbeddedBrokerOptions {
   baseTopic: string;
   users: readonly BrokerUser[];
   allowAnonymousRead: boolean;
+  /** More topics anonymous clients may read (the Home Assistant discovery prefix). */
+  anonymousRead?: readonly string[];
 }
 
 export interface EmbeddedBroker {
@@ -46,7 +48,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const internal = { username: `hub-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') };
   const grants = new WeakMap<object, Grant>();
   const base = options.baseTopic;
-  const anonymous: Grant = { publish: [`${base}/request/#`], subscribe: [`${base}/#`] };
+  const anonymous: Grant = { publish: [`${base}/request/#`], subscribe: [`${base}/#`, ...(options.anonymousRead ?? [])] };
 
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {

@@ -9,7 +9,7 @@ export interface MqttLinkOptions {
   baseTopic: string;
   hubId: string;
   /** Everything retained that must be (re)published after each (re)connect. */
-  snapshot: () => { states: TableState[]; availability: [string, Availability][]; health: TableHealth[] };
+  snapshot: () => { states: TableState[]; availability: [string, Availability][]; health: TableHealth[]; extra?: { topic: string; payload: unknown }[] };
   onRequest: (command: string, payload: Buffer) => void;
   onTracker?: (table: string, payload: Buffer) => void;
   /** Another hub's retained state (its tables), or null when it went offline. */
@@ -81,6 +81,7 @@ export class MqttLink implements TablePublisher {
     for (const s of snap.states) this.send(this.t.tableState(s.table), s, true);
     for (const [table, a] of snap.availability) this.send(this.t.tableAvailability(table), a, true);
     for (const h of snap.health) this.send(this.t.tableHealth(h.table), h, true);
+    for (const m of snap.extra ?? []) this.send(m.topic, m.payload, true);
   }
 
   state(table: string, state: TableState): void {

@@ -75,14 +75,16 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
     const { t, sub } = await hubWithSubscriber();
     const db = new Database(join(t.dataDir, 'hub.sqlite'), { readonly: true, fileMustExist: true });
     const storedShots: number[] = [];
-    sub.client.on('message', (topic, payload) => {
+    const check = (topic: string, payload: Buffer) => {
       if (topic !== 'billiards/tables/t1/state') return;
       const state = JSON.parse(payload.toString());
       const rows = (db.prepare("SELECT COUNT(*) AS n FROM log WHERE kind IN ('shot','queued')").get() as { n: number }).n;
       storedShots.push(rows - state.shotCount - state.pendingShots - (state.status === 'awaiting-referee' ? 1 : 0));
-    });
+    };
+    sub.client.on('message', check);
     for (let i = 0; i < 5; i++) feedShot(t, 't1', [railHit(0)]); // misses: the turn passes each time
     await sub.next('billiards/tables/t1/state', (s) => s.shotCount === 5);
+    sub.client.off('message', check);
     db.close();
     expect(storedShots.length).toBeGreaterThan(0);
     expect(storedShots.every((d) => d >= 0)).toBe(true);
@@ -101,6 +103,18 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
     const after = again.hub.tables.get('t1')!.state();
     const { updatedAt: _a, lastShotEndedAt: _b, ...rest } = before;
     expect(after).toMatchObject(rest);
+  });
+});
+
+describe('hub: Home Assistant discovery', () => {
+  it('announces each table\'s sensors when discovery is on', async () => {
+    const { testConfig } = await import('./support.ts');
+    const t = await startTestHub({ config: testConfig({ homeAssistant: { discovery: true } }) });
+    running.push(t);
+    const sub = await subscriber(t.hub.mqttUrl, ['homeassistant/#']);
+    clients.push(sub.client);
+    const config = await sub.next('homeassistant/sensor/billiards_club_a_t1_score/config');
+    expect(config).toMatchObject({ state_topic: 'billiards/tables/t1/state', availability_topic: 'billiards/tables/t1/availability', unique_id: 'billiards_club_a_t1_score' });
   });
 });
 
