@@ -31,12 +31,15 @@ export class VirtualBoard {
     this.heartbeat = null;
   }
 
-  impact(channel: number, amplitude: number): void {
-    this.send({ kind: 'impact', channel, amplitude, boardUs: this.now() });
+  /** Returns the board time the impact was stamped with. */
+  impact(channel: number, amplitude: number): number {
+    const boardUs = this.now();
+    this.send({ kind: 'impact', channel, amplitude, boardUs });
+    return boardUs;
   }
 
-  click(amplitude: number): void {
-    this.impact(CLICK_CHANNEL, amplitude);
+  click(amplitude: number): number {
+    return this.impact(CLICK_CHANNEL, amplitude);
   }
 
   vibration(level: number): void {
