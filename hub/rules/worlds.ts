@@ -26,6 +26,12 @@ export interface Scanner<S> {
   init(): S;
   step(state: S, event: ResolvedEvent): S;
   key(state: S): string;
+  /**
+   * When present, `step` may change the state it is given and return it; the enumerator
+   * then clones a state before stepping it in more than one reading. (One reading, the
+   * common case, allocates nothing per event.)
+   */
+  clone?(state: S): S;
 }
 
 /** A fact the sensors left open, with every value some reading gave it. */
@@ -86,7 +92,8 @@ export function enumerateWorlds<S>(
     if (event.kind === 'foul') return;
     const next: Branch<S>[] = [];
     for (const branch of branches) {
-      for (const option of readings(event, index, branch.moving, balls)) {
+      const options = readings(event, index, branch.moving, balls);
+      for (const [k, option] of options.entries()) {
         if (option.unknown) {
           anyUnknown = true;
           let seen = candidatesSeen.get(index);
@@ -96,7 +103,7 @@ export function enumerateWorlds<S>(
         const assumed = option.unknown ? new Map(branch.assumed).set(index, option.label) : branch.assumed;
         next.push({
           moving: branch.moving | option.sets,
-          state: scanner.step(branch.state, option.event),
+          state: scanner.step(scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, option.event),
           assumed,
         });
       }

@@ -7,24 +7,24 @@ import type { ResolvedEvent, Scanner } from '../worlds.ts';
  */
 export interface CaromTrace {
   /** The cue ball's contacts in order, as artistic tokens (`red`, `other`, `cushion:<rail>`), up to `sequenceCap`. */
-  readonly cueContacts: readonly string[];
+  cueContacts: string[];
   /** First object ball the cue ball touched (G-5). */
-  readonly firstObject: BallId | null;
+  firstObject: BallId | null;
   /** Distinct object balls the cue ball has touched: 0, 1 or 2. */
-  readonly objectsHit: number;
+  objectsHit: number;
   /** Cue-ball cushion contacts counted before it touched the second object ball (TC-1, OC-1), capped. */
-  readonly cushionsBeforeSecond: number;
+  cushionsBeforeSecond: number;
   /** G-13: the first contact with the rail the cue ball lay frozen against is still to come. */
-  readonly frozenRailPending: boolean;
+  frozenRailPending: boolean;
   /** G-10: some ball reached a cushion after the cue ball's first object-ball contact. */
-  readonly cushionAfterContact: boolean;
+  cushionAfterContact: boolean;
   /** TC-5 for a safety off an object ball frozen to a cushion. */
-  readonly frozenObject: 'none' | 'pending' | 'ok';
-  readonly frozenObjectBall: BallId | null;
+  frozenObject: 'none' | 'pending' | 'ok';
+  frozenObjectBall: BallId | null;
   /** G-12 play-away: cue ball frozen to an object ball must first touch a cushion or the free ball. */
-  readonly playAway: 'none' | 'pending' | 'ok' | 'failed';
+  playAway: 'none' | 'pending' | 'ok' | 'failed';
   /** Balls that left the table (G-11). */
-  readonly offTable: readonly BallId[];
+  offTable: BallId[];
 }
 
 export interface CaromTraceOptions {
@@ -63,21 +63,29 @@ class CaromScanner implements Scanner<CaromTrace> {
     };
   }
 
+  /** Changes `s` in place (see Scanner.clone): one allocation-free pass per shot. */
   step(s: CaromTrace, e: ResolvedEvent): CaromTrace {
     switch (e.kind) {
       case 'cushion':
-        return this.onCushion(s, e.ball, e.rail);
+        this.onCushion(s, e.ball, e.rail);
+        break;
       case 'ball': {
         const [a, b] = e.balls;
         const cue = this.opts.cueBall;
-        if (a !== cue && b !== cue) return s; // a kiss between object balls
-        return this.onCueHitsBall(s, a === cue ? b : a);
+        if (a === cue || b === cue) this.onCueHitsBall(s, a === cue ? b : a); // else a kiss between object balls
+        break;
       }
       case 'off-table':
-        return s.offTable.includes(e.ball) ? s : { ...s, offTable: [...s.offTable, e.ball] };
+        if (!s.offTable.includes(e.ball)) s.offTable.push(e.ball);
+        break;
       default:
-        return s; // skittles and pockets play no part in carom games
+        break; // skittles and pockets play no part in carom games
     }
+    return s;
+  }
+
+  clone(s: CaromTrace): CaromTrace {
+    return { ...s, cueContacts: [...s.cueContacts], offTable: [...s.offTable] };
   }
 
   key(s: CaromTrace): string {
@@ -87,41 +95,32 @@ class CaromScanner implements Scanner<CaromTrace> {
     );
   }
 
-  private onCushion(s: CaromTrace, ball: BallId, rail: Rail): CaromTrace {
+  private onCushion(s: CaromTrace, ball: BallId, rail: Rail): void {
     const { cueBall, objectFrozen, frozenRail, sequenceCap, cushionCap } = this.opts;
-    const afterContact = s.objectsHit > 0 && !s.cushionAfterContact;
-    const frozenOk = s.frozenObject === 'pending' && (ball === cueBall || (ball === s.frozenObjectBall && objectFrozen[ball] !== rail));
-    if (ball !== cueBall) {
-      if (!afterContact && !frozenOk) return s;
-      return { ...s, cushionAfterContact: s.cushionAfterContact || afterContact, frozenObject: frozenOk ? 'ok' : s.frozenObject };
-    }
-    const next: { -readonly [K in keyof CaromTrace]: CaromTrace[K] } = { ...s };
-    if (afterContact) next.cushionAfterContact = true;
-    if (frozenOk) next.frozenObject = 'ok';
-    if (s.playAway === 'pending') next.playAway = 'ok';
+    if (s.objectsHit > 0) s.cushionAfterContact = true;
+    if (s.frozenObject === 'pending' && (ball === cueBall || (ball === s.frozenObjectBall && objectFrozen[ball] !== rail))) s.frozenObject = 'ok';
+    if (ball !== cueBall) return;
+    if (s.playAway === 'pending') s.playAway = 'ok';
     // G-13: leaving the rail the cue ball lay against is not a cushion contact.
     if (s.frozenRailPending && rail === frozenRail) {
-      next.frozenRailPending = false;
-      return next;
+      s.frozenRailPending = false;
+      return;
     }
-    if (s.cueContacts.length < sequenceCap) next.cueContacts = [...s.cueContacts, `cushion:${rail}`];
-    if (s.objectsHit < 2 && s.cushionsBeforeSecond < cushionCap) next.cushionsBeforeSecond = s.cushionsBeforeSecond + 1;
-    return next;
+    if (s.cueContacts.length < sequenceCap) s.cueContacts.push(`cushion:${rail}`);
+    if (s.objectsHit < 2 && s.cushionsBeforeSecond < cushionCap) s.cushionsBeforeSecond += 1;
   }
 
-  private onCueHitsBall(s: CaromTrace, object: BallId): CaromTrace {
+  private onCueHitsBall(s: CaromTrace, object: BallId): void {
     const { otherWhite, sequenceCap, frozenToBall, objectFrozen } = this.opts;
-    const next: { -readonly [K in keyof CaromTrace]: CaromTrace[K] } = { ...s };
-    if (s.cueContacts.length < sequenceCap) next.cueContacts = [...s.cueContacts, object === otherWhite ? 'other' : object];
-    if (s.playAway === 'pending') next.playAway = object === frozenToBall ? 'failed' : 'ok';
+    if (s.cueContacts.length < sequenceCap) s.cueContacts.push(object === otherWhite ? 'other' : object);
+    if (s.playAway === 'pending') s.playAway = object === frozenToBall ? 'failed' : 'ok';
     if (s.frozenObject === 'none' && objectFrozen[object] !== undefined) {
-      next.frozenObject = 'pending';
-      next.frozenObjectBall = object;
+      s.frozenObject = 'pending';
+      s.frozenObjectBall = object;
     }
     if (s.firstObject === null) {
-      next.firstObject = object;
-      next.objectsHit = 1;
-    } else if (s.objectsHit === 1 && object !== s.firstObject) next.objectsHit = 2;
-    return next;
+      s.firstObject = object;
+      s.objectsHit = 1;
+    } else if (s.objectsHit === 1 && object !== s.firstObject) s.objectsHit = 2;
   }
 }
