@@ -106,7 +106,7 @@ export class Hub {
       source.attach?.({
         state: () => table.state(),
         trackerShot: (shot) => {
-          const applied = table.input({ kind: 'shot', shot });
+          const applied = table.trackerShot(shot);
           if (!applied.ok) this.log('warn', 'simulated tracker shot refused', { table: table.id, error: applied.error });
         },
         restartMatch: () => void table.restartMatch(),
@@ -161,7 +161,7 @@ export class Hub {
     if (m.type === 'strike') table.strike();
     else if (m.type === 'rest') table.endShot('tracker');
     else {
-      const applied = table.input({ kind: 'shot', shot: m.shot });
+      const applied = table.trackerShot(m.shot);
       if (!applied.ok) this.log('warn', 'tracker shot refused', { table: tableId, error: applied.error });
     }
   }

@@ -47,6 +47,8 @@ export interface TableState extends Omit<MatchView, 'status' | 'variant'> {
   lastShotEndedAt: string | null;
   /** Extension: shots from the sensors waiting for the referee's ruling on an earlier one. */
   pendingShots: number;
+  /** Extension: fouls and a declaration the referee entered for the next shot (`match/next-shot`). */
+  nextShot: { declare: 'safety' | 'carom' | null; fouls: { foul: string; by: 'shooter' | 'opponent' }[] } | null;
   /** Extension: the setup of the match being played. */
   match: { variant: string; players: string[]; target: number; options: Record<string, unknown> } | null;
 }

@@ -3,7 +3,7 @@ import type { TableConfig } from '../config/schema.ts';
 import { decodeLine } from '../matchlog/decode.ts';
 import { replayLog } from '../matchlog/replay.ts';
 import type { MatchInput, MatchSetup, Shot, ShotEvent } from '../rules/events.ts';
-import type { Rail, SkittleId } from '../rules/ids.ts';
+import type { FoulKind, Rail, SkittleId } from '../rules/ids.ts';
 import { Match } from '../rules/match.ts';
 import { err, ok, type Result } from '../rules/variant.ts';
 import { ShotSegmenter, type SegmenterOutput } from '../pipeline/segmenter.ts';
@@ -46,6 +46,8 @@ export class TableService {
   private readonly health: HealthTracker;
   /** Shots from the sensors that arrived while a prompt was open: applied after the ruling, in order. */
   private readonly pending: { id: number; shot: Shot }[] = [];
+  /** Fouls and a declaration the referee entered for the next shot the table cuts (extension `match/next-shot`). */
+  private nextShot: { declare: 'safety' | 'carom' | null; fouls: { foul: FoulKind; by: 'shooter' | 'opponent' }[] } | null = null;
   private seq: number;
   private updatedAt: string;
   private lastShotEndedAt: string | null = null;
@@ -142,6 +144,28 @@ export class TableService {
     this.changed();
   }
 
+  /** The referee's fouls and declaration for the next shot; empty clears them. */
+  setNextShot(next: { declare: 'safety' | 'carom' | null; fouls: { foul: FoulKind; by: 'shooter' | 'opponent' }[] }): Result<void> {
+    if (!this.match) return err(`table ${this.id} has no match: start one first`);
+    this.nextShot = next.declare === null && next.fouls.length === 0 ? null : { declare: next.declare, fouls: [...next.fouls] };
+    this.changed();
+    return ok(undefined);
+  }
+
+  /** A shot cut by the sensors or reported by a tracker, with what the referee entered for it. */
+  private withNextShot(shot: Shot): Shot {
+    const next = this.nextShot;
+    if (!next) return shot;
+    this.nextShot = null;
+    const fouls: ShotEvent[] = next.fouls.map((f) => ({ kind: 'foul', foul: f.foul, by: f.by }));
+    return { ...shot, events: [...shot.events, ...fouls], ...(next.declare ? { declare: next.declare } : {}) };
+  }
+
+  /** A tracker's shot (ball ids known): scored like any shot, with the referee's entries for it. */
+  trackerShot(shot: Shot): Result<void> {
+    return this.input({ kind: 'shot', shot: this.withNextShot(shot) });
+  }
+
   /** Applies shots that waited for a ruling, while no new prompt opens. */
   private drainPending(): void {
     while (this.pending.length > 0 && this.match?.view().status === 'playing') {
@@ -195,7 +219,8 @@ export class TableService {
   }
 
   private sensorShot(events: ShotEvent[]): void {
-    const shot: Shot = { events };
+    const scored = this.config.scoring === 'sensors' && this.match !== null;
+    const shot: Shot = scored ? this.withNextShot({ events }) : { events };
     const status = this.match?.view().status;
     if (this.match && this.matchId !== null && status === 'awaiting-referee') {
       const id = this.deps.store.append(this.id, this.matchId, 'queued', JSON.stringify({ shot }), this.deps.clock.now(), this.deps.clock.iso());
@@ -275,6 +300,7 @@ export class TableService {
       simulated: this.deps.simulated,
       lastShotEndedAt: this.lastShotEndedAt,
       pendingShots: this.pending.length,
+      nextShot: this.nextShot,
       match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
     };
     if (!view) {
