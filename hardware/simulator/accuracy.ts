@@ -1,0 +1,91 @@
+import type { Shot } from '../../hub/rules/events.ts';
+import { Match } from '../../hub/rules/match.ts';
+import { seededRandom } from '../../hub/rules/random.ts';
+import type { MatchView, ShotResult } from '../../hub/rules/view.ts';
+import { planShot } from './planner.ts';
+
+/**
+ * Scores the same planned shots twice: with every fact known (a tracker's view, the ground
+ * truth) and as a given sensor set sees them, and counts for the sensor reading how many
+ * shots it decided as the truth says, how many it put to the referee, and how many it
+ * decided wrongly (must be none).
+ */
+export type SensorSet = 'sensors' | 'tracker';
+
+export interface AccuracyCount {
+  variant: string;
+  shots: number;
+  correct: number;
+  prompted: number;
+  wrong: number;
+  /** The first wrong decisions, for the report. */
+  wrongExamples: string[];
+}
+
+/** What the cushion piezos, the click channel and the tilt switches tell: no ball ids, no positions. */
+export function sensorView(shot: Shot): Shot {
+  return {
+    events: shot.events.map((e) => {
+      if (e.kind === 'cushion') return { ...e, ball: null };
+      if (e.kind === 'ball') return { ...e, balls: [null, null] };
+      if (e.kind === 'skittle') return { ...e, by: null };
+      return e;
+    }),
+  };
+}
+
+const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
+
+export function measureAccuracy(variant: string, shots: number, seed: number, sensors: SensorSet): AccuracyCount {
+  const setup = { variant, players: ['Ana', 'Ben'], target: variant === 'artistic' ? 1 : 100_000, options: variant === 'artistic' ? { figures: 12 } : {} };
+  const count: AccuracyCount = { variant, shots: 0, correct: 0, prompted: 0, wrong: 0, wrongExamples: [] };
+  const random = seededRandom(seed);
+  let truth = create(setup);
+  let seen = create(setup);
+  while (count.shots < shots) {
+    let view = truth.view();
+    if (view.status === 'finished' || view.status === 'drawn') {
+      truth = create(setup);
+      seen = create(setup);
+      view = truth.view();
+    }
+    const figure = (view as MatchView & { figure?: { sequence: string[] } }).figure?.sequence;
+    const { shot } = planShot({ variant, cueBall: view.cueBall!, isBreak: view.shots.length === 0, random, table: { length: 2840, width: 1420 }, ...(figure ? { figure } : {}) });
+    must(truth.apply({ kind: 'shot', shot }));
+    const known = truth.view();
+    if (known.status === 'awaiting-referee') must(truth.apply({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } }));
+    const expected = truth.view().shots.at(-1)!;
+    must(seen.apply({ kind: 'shot', shot: sensors === 'tracker' ? shot : sensorView(shot) }));
+    count.shots += 1;
+    const sensed = seen.view();
+    if (sensed.status === 'awaiting-referee') {
+      count.prompted += 1;
+      const option = sensed.prompt!.options.find((o) => o.points === expected.points && o.foul === expected.foul && o.turnPasses === expected.turnPasses);
+      if (!option) {
+        count.wrong += 1; // the truth is not even offered: as bad as a wrong decision
+        if (count.wrongExamples.length < 3) count.wrongExamples.push(`prompt without the truth: ${JSON.stringify(shot.events)}`);
+        truth = create(setup);
+        seen = create(setup);
+        continue;
+      }
+      must(seen.apply({ kind: 'referee', referee: { ruling: option.ruling, option: option.index } }));
+    } else if (outcome(sensed.shots.at(-1)!) === outcome(expected)) count.correct += 1;
+    else {
+      count.wrong += 1;
+      if (count.wrongExamples.length < 3) count.wrongExamples.push(`${JSON.stringify(shot.events)}: sensed ${outcome(sensed.shots.at(-1)!)} truth ${outcome(expected)}`);
+      truth = create(setup); // start both again in step
+      seen = create(setup);
+    }
+  }
+  return count;
+}
+
+function create(setup: Parameters<typeof Match.create>[0]): Match {
+  const m = Match.create(setup);
+  if (!m.ok) throw new Error(m.error);
+  return m.value;
+}
+
+function must(r: { ok: boolean; error?: string }): void {
+  if (!r.ok) throw new Error(r.error);
+}
