@@ -49,6 +49,8 @@ export class Hub {
   private readonly clock: HubClock;
   private readonly log: LogFn;
   mqttUrl = '';
+  /** The embedded broker's WebSocket endpoint, when it has one. */
+  mqttWsUrl: string | null = null;
 
   constructor(private readonly options: HubOptions) {
     this.clock = options.clock ?? systemClock;
@@ -77,6 +79,7 @@ export class Hub {
         anonymousRead: config.homeAssistant.discovery ? [`${config.homeAssistant.prefix}/#`] : [],
       });
       this.mqttUrl = `mqtt://127.0.0.1:${this.broker.port}`;
+      this.mqttWsUrl = this.broker.wsPort === null ? null : `ws://127.0.0.1:${this.broker.wsPort}`;
     }
 
     this.link = new MqttLink({

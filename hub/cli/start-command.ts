@@ -91,7 +91,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   }
   const webPort = envPort('PORT', 8080);
   const mqttPort = envPort('MQTT_PORT', 1883);
-  for (const p of [webPort, mqttPort]) if (typeof p === 'string') return (io.stderr(`start: ${p}\n`), 2);
+  const mqttWsPort = envPort('MQTT_WS_PORT', 9001);
+  for (const p of [webPort, mqttPort, mqttWsPort]) if (typeof p === 'string') return (io.stderr(`start: ${p}\n`), 2);
 
   let config: HubConfig;
   let demoPassword: string | null = null;
@@ -118,7 +119,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     dataDir: resolve(process.env.DATA_DIR ?? 'data'),
     ...(process.env.MQTT_URL ? { mqttUrl: process.env.MQTT_URL } : {}),
     mqttPort: mqttPort as number,
-    mqttWsPort: null,
+    mqttWsPort: mqttWsPort as number,
     sourceFor,
     log,
   });
@@ -141,7 +142,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     [
       '',
       `Billiards scoring hub '${config.hub.id}' is running.`,
-      `  MQTT broker:     ${hub.mqttUrl}${process.env.MQTT_URL ? ' (external)' : ' (embedded)'}`,
+      `  MQTT broker:     ${hub.mqttUrl}${process.env.MQTT_URL ? ' (external)' : ` (embedded; WebSocket ${hub.mqttWsUrl})`}`,
       ...web.lines,
       simulated > 0 ? `  ${simulated} SIMULATED table(s): no board is connected; a simulated table plays matches (${[...new Set(config.tables.map((t) => t.defaultMatch?.variant))].join(', ')}).` : '',
       demoPassword ? `  Referee console login: ${config.venue?.username ?? 'referee'} / ${demoPassword}   (set VENUE_PASSWORD, or CONFIG for a real venue)` : '',

@@ -32,6 +32,14 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
     expect(await sub.next('billiards/tables/t1/availability', (m) => m.state === 'online')).toEqual({ state: 'online' });
   });
 
+  it('the embedded broker also speaks MQTT over WebSocket', async () => {
+    const { t } = await hubWithSubscriber();
+    expect(t.hub.mqttWsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    const ws = await subscriber(t.hub.mqttWsUrl!, ['billiards/tables/+/state']);
+    clients.push(ws.client);
+    expect(await ws.next('billiards/tables/t1/state')).toMatchObject({ table: 't1' });
+  });
+
   it('a serial unplug turns the table offline and scores nothing (no phantom points)', async () => {
     const { t, sub } = await hubWithSubscriber();
     const source = t.sources.get('t1')!;

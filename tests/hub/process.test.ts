@@ -30,7 +30,7 @@ const CONFIG = {
 };
 
 function startHub(env: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; mqttUrl: string }> {
-  const child = spawn('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'error', ...env } });
+  const child = spawn('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'error', ...env } });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -93,7 +93,7 @@ describe('hub process', () => {
     const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
     try {
       const dir = mkdtempSync(join(tmpdir(), 'hub-port-'));
-      const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port), MQTT_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port), MQTT_PORT: '0', MQTT_WS_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 30_000 });
       expect(r.status).toBe(1);
       expect(r.stderr.trim()).toBe(`start: web port ${port} on 127.0.0.1 is already in use (set PORT to another port)`);
     } finally {

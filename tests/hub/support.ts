@@ -48,6 +48,7 @@ export async function startTestHub(options: { dataDir?: string; config?: HubConf
     config: options.config ?? testConfig(),
     dataDir,
     mqttPort: 0,
+    mqttWsPort: 0,
     ...(options.mqttUrl ? { mqttUrl: options.mqttUrl } : {}),
     clock,
     tickMs: 10_000, // the tests tick by hand
