@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MatchView } from '../rules/view.ts';
 import { matchSchema, refereeSchema, shotSchema } from '../matchlog/schema.ts';
+import { FOUL_KINDS } from '../rules/ids.ts';
 
 /**
  * The one typed map of MQTT topics and payloads (CONTRACT §3), shared by the hub and the
@@ -43,6 +44,14 @@ export interface TableState extends MatchView {
   lastShotEndedAt: string | null;
   /** Extension: the setup of the match being played. */
   match: { variant: string; players: string[]; target: number; options: Record<string, unknown> } | null;
+  /** Extension (web panel): fouls and a declaration the referee entered for the next shot (`match/next-shot`). */
+  nextShot?: NextShot | null;
+}
+
+/** Extension: what a referee enters before a shot; the hub adds it to the next shot it cuts, then clears it. */
+export interface NextShot {
+  declare: 'safety' | 'carom' | null;
+  fouls: { foul: (typeof FOUL_KINDS)[number]; by: 'shooter' | 'opponent' }[];
 }
 
 export interface Availability {
@@ -88,6 +97,13 @@ export const commandSchemas = {
   'match/start': z.strictObject({ ...auth, table, ...matchSchema.shape }),
   'match/shot': z.strictObject({ ...auth, table, shot: shotSchema }),
   'match/referee': z.strictObject({ ...auth, table, referee: refereeSchema }),
+  /** Extension (web panel): fouls and a declaration for the next shot the hub cuts; an empty one clears them. */
+  'match/next-shot': z.strictObject({
+    ...auth,
+    table,
+    declare: z.enum(['safety', 'carom']).nullable(),
+    fouls: z.array(z.strictObject({ foul: z.enum(FOUL_KINDS), by: z.enum(['shooter', 'opponent']) })).max(9),
+  }),
   'match/export': z.strictObject({ ...base, table, format: z.enum(['jsonl', 'csv']) }),
   'table/thresholds': z.strictObject({
     ...auth,

@@ -1,0 +1,150 @@
+import { EventEmitter } from 'node:events';
+import { z } from 'zod';
+import type { Availability, TableEvent, TableHealth, TableState } from '../hub/contract/mqtt.ts';
+
+/**
+ * The latest of everything each table published, kept in memory. Payloads are parsed once
+ * here (STYLE 10): the fields the panel reads are checked, the rest passes through untouched.
+ */
+const player = z.looseObject({ name: z.string(), score: z.number(), innings: z.number(), highRun: z.number(), average: z.number() });
+const stateSchema = z.looseObject({
+  table: z.string(),
+  seq: z.number(),
+  variant: z.string(),
+  status: z.enum(['playing', 'awaiting-referee', 'finished', 'drawn']),
+  players: z.array(player),
+  turn: z.string().nullable(),
+  shots: z.array(z.looseObject({ shooter: z.string(), points: z.number(), rules: z.array(z.string()) })),
+});
+const availabilitySchema = z.looseObject({ state: z.enum(['online', 'offline']) });
+const healthSchema = z.looseObject({
+  link: z.enum(['up', 'down']),
+  lastHeartbeatAt: z.string().nullable(),
+  framesDropped: z.number(),
+  alerts: z.array(z.looseObject({ kind: z.string(), detail: z.string() })).default([]),
+});
+const eventSchema = z.looseObject({ type: z.enum(['sensor', 'shot', 'match']) });
+
+export const TABLE_ID = /^[A-Za-z0-9_-]{1,40}$/;
+
+export interface TableRecord {
+  table: string;
+  state: TableState | null;
+  availability: Availability | null;
+  health: TableHealth | null;
+  /** The last shot event (its sensor events with times), for the timeline. */
+  lastShot: Extract<TableEvent, { type: 'shot' }> | null;
+}
+
+export interface Alert {
+  kind: string;
+  detail: string;
+}
+
+export type StoreEvents = {
+  change: [table: string];
+  event: [table: string, event: TableEvent];
+};
+
+export class TableStore extends EventEmitter<StoreEvents> {
+  private readonly tables = new Map<string, TableRecord>();
+
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  list(): TableRecord[] {
+    return [...this.tables.values()].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
+  }
+
+  get(table: string): TableRecord | undefined {
+    return this.tables.get(table);
+  }
+
+  states(): TableState[] {
+    return this.list().flatMap((r) => (r.state ? [r.state] : []));
+  }
+
+  clear(): void {
+    this.tables.clear();
+  }
+
+  /** One message from `<base>/tables/<table>/<kind>`; returns false for what it could not read. */
+  ingest(table: string, kind: string, payload: Buffer | string): boolean {
+    if (!TABLE_ID.test(table)) return false;
+    let raw: unknown;
+    try {
+      const text = payload.toString();
+      if (text === '') return this.forget(table, kind);
+      raw = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    const rec = this.record(table);
+    switch (kind) {
+      case 'state': {
+        const parsed = stateSchema.safeParse(raw);
+        if (!parsed.success) return false;
+        rec.state = { ...(parsed.data as unknown as TableState), table };
+        break;
+      }
+      case 'availability': {
+        const parsed = availabilitySchema.safeParse(raw);
+        if (!parsed.success) return false;
+        rec.availability = parsed.data as Availability;
+        break;
+      }
+      case 'health': {
+        const parsed = healthSchema.safeParse(raw);
+        if (!parsed.success) return false;
+        rec.health = { ...(parsed.data as unknown as TableHealth), table };
+        break;
+      }
+      case 'events': {
+        const parsed = eventSchema.safeParse(raw);
+        if (!parsed.success) return false;
+        const event = { ...(parsed.data as unknown as TableEvent), table };
+        if (event.type === 'shot') rec.lastShot = event;
+        this.emit('event', table, event);
+        if (event.type !== 'shot') return true;
+        break;
+      }
+      default:
+        return false;
+    }
+    this.emit('change', table);
+    return true;
+  }
+
+  /** An empty retained payload clears that topic (the usual MQTT way to remove a table). */
+  private forget(table: string, kind: string): boolean {
+    const rec = this.tables.get(table);
+    if (!rec) return true;
+    if (kind === 'state') rec.state = null;
+    if (kind === 'availability') rec.availability = null;
+    if (kind === 'health') rec.health = null;
+    if (!rec.state && !rec.availability && !rec.health) this.tables.delete(table);
+    this.emit('change', table);
+    return true;
+  }
+
+  private record(table: string): TableRecord {
+    let rec = this.tables.get(table);
+    if (!rec) {
+      rec = { table, state: null, availability: null, health: null, lastShot: null };
+      this.tables.set(table, rec);
+    }
+    return rec;
+  }
+}
+
+/** Alerts for a table: those its health reports, plus what the panel sees itself. */
+export function alertsFor(rec: TableRecord): Alert[] {
+  const alerts: Alert[] = (rec.health?.alerts ?? []).map((a) => ({ kind: a.kind, detail: a.detail }));
+  const has = (kind: string) => alerts.some((a) => a.kind === kind);
+  if (rec.state?.status === 'awaiting-referee' && !has('prompt-waiting')) alerts.push({ kind: 'prompt-waiting', detail: rec.state.prompt?.question ?? 'a referee must decide the last shot' });
+  const down = rec.availability?.state === 'offline' || rec.health?.link === 'down';
+  if (down && !has('link-down')) alerts.push({ kind: 'link-down', detail: 'the sensor board does not answer' });
+  return alerts;
+}
