@@ -293,7 +293,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
     const wait = d.loginLimiter.hit(d.clientIp(c));
     if (wait > 0) {
       c.header('retry-after', String(wait));
-      if (wantsJson) return jsonError(429, `too many login attempts: wait ${wait} s`);
+      if (wantsJson) return c.json({ error: `too many login attempts: wait ${wait} s` }, 429);
       return c.html(loginPage('/', `Too many login attempts. Wait ${wait} seconds.`), 429);
     }
     let raw: unknown;
