@@ -109,7 +109,7 @@ export class MqttLink {
 
   private subscriptions(): string[] {
     const b = this.options.baseTopic;
-    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/response/+`];
+    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/response/#`];
   }
 
   private subscribe(): void {
@@ -124,7 +124,7 @@ export class MqttLink {
       this.store.ingest(rest[1]!, rest[2]!, payload);
       return;
     }
-    if (rest[0] === 'response') this.response(payload);
+    if (rest[0] === 'response' && rest.length >= 2) this.response(payload);
   }
 
   private response(payload: Buffer): void {

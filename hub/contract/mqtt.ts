@@ -26,7 +26,9 @@ export const topics = (base = DEFAULT_BASE_TOPIC) => ({
   allTableAvailability: `${base}/tables/+/availability`,
   allTableEvents: `${base}/tables/+/events`,
   allTableHealth: `${base}/tables/+/health`,
-  allRequests: `${base}/request/+`,
+  /** `#`, not `+`: command names have two levels (`match/start`), which `+` would not match. */
+  allRequests: `${base}/request/#`,
+  allResponses: `${base}/response/#`,
 });
 
 /** `billiards/tables/<table>/state`: the replay object plus the table's bookkeeping. */
