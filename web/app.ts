@@ -257,7 +257,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
       c,
       `Table ${table} · Scoreboard`,
       h`<main class="scoreboard-page">${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table)}</div>${cfg.clock > 0 ? h`<div id="shotclock" class="shotclock" hidden><span class="sc-time">–</span><span class="sc-ext"></span></div>` : ''}</main>`,
-      { scripts: ['scoreboard.js'], bodyClass: `page-scoreboard${mirror ? ' mirror' : ''}`, nav: false },
+      { scripts: ['scoreboard.js'], bodyClass: `page-scoreboard${mirror ? ' mirror' : ''}${cfg.clock > 0 ? ' has-clock' : ''}`, nav: false },
     );
   });
 

@@ -14,7 +14,7 @@ function promptCard(s: TableState): Html {
   ${p.rules.length > 0 ? h`<p>Rules: ${rulesChips(p.rules)}</p>` : ''}
   <div class="options">${p.options.map(
     (o) => h`<button type="button" class="btn option ruling-${o.ruling}" data-action="ruling" data-ruling="${o.ruling}" data-option="${o.index}">
-      <span class="o-main">${o.ruling}${o.points ? ` · ${o.points} pt` : ''}${o.foul ? ` · ${o.foul}` : ''}</span>
+      <span class="o-main">${o.ruling === 'score' ? 'Score' : o.ruling === 'no-score' ? 'No score' : 'Foul'}${o.points ? ` · ${o.points} ${o.points === 1 ? 'point' : 'points'}` : ''}${o.foul ? ` · ${o.foul}` : ''}</span>
       <span class="o-sub">${o.turnPasses ? 'turn passes' : 'player continues'}${o.assumption ? h` · if ${o.assumption}` : ''}</span>
       ${rulesChips(o.rules)}
     </button>`,

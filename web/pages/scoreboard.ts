@@ -57,7 +57,7 @@ function playerCard(s: TableState, p: PlayerView, i: number, compact: boolean): 
   const skittles = isSkittles(s.variant);
   const ball = skittles ? null : i < 2 ? BALL_OF[i]! : active ? (s.cueBall ?? null) : null;
   const of = isCountdown(s.variant) ? `left of ${p.target}` : `of ${p.target}`;
-  return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}" data-player="${p.name}">
+  return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}" data-player="${p.name}"><div class="player-in">
   <div class="pname">${ball ? h`<span class="ball ball-${ball}" title="${ball} ball"></span>` : ''}<span class="name">${p.name}</span>${active ? h`<span class="turn-tag">at table</span>` : ''}${winner ? h`<span class="turn-tag win">winner</span>` : ''}</div>
   <div class="score" data-score="${p.score}">${p.score}</div>
   <div class="target">${of}</div>
@@ -67,7 +67,7 @@ function playerCard(s: TableState, p: PlayerView, i: number, compact: boolean): 
     <div><dt>Average</dt><dd>${p.average.toFixed(3)}</dd></div>
     <div><dt>High run</dt><dd>${p.highRun}</dd></div>
   </dl>`}
-</article>`;
+</div></article>`;
 }
 
 function lastShotLine(s: TableState): Html {
@@ -99,7 +99,7 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
   const skittles = isSkittles(s.variant);
   const banner =
     s.status === 'awaiting-referee'
-      ? h`<div class="banner ref">Referee decision · ${s.prompt?.question ?? ''}</div>`
+      ? h`<div class="banner ref">Waiting for the referee's decision on the last shot</div>`
       : s.status === 'finished'
         ? h`<div class="banner end">${s.winner ?? 'Nobody'} wins${s.endRule ? h` · ${s.endRule}` : ''}</div>`
         : s.status === 'drawn'

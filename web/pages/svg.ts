@@ -43,14 +43,15 @@ function label(e: AnyEvent): string {
 /** The last shot as a timeline: one lane per kind of event, markers at their times `t` (ms). */
 export function timelineSvg(events: readonly unknown[]): Html {
   const list = events.filter((e): e is AnyEvent => typeof e === 'object' && e !== null);
-  const W = 1200;
-  const left = 150;
-  const right = 40;
-  const laneH = 64;
-  const used = LANES.filter((l) => l.key !== 'other' || list.some((e) => lane(e.kind) === 'other'));
-  const H = 40 + used.length * laneH + 36;
+  const W = 2000;
+  const left = 170;
+  const right = 60;
+  const laneH = 70;
+  // Only the lanes this shot has (rails and balls always, for a stable picture).
+  const used = LANES.filter((l) => l.key === 'cushion' || l.key === 'ball' || list.some((e) => lane(e.kind) === l.key));
+  const H = 40 + used.length * laneH + 44;
   if (list.length === 0) {
-    return h`<svg class="timeline-svg" viewBox="0 0 ${W} 120" role="img" aria-label="no shot yet"><text x="${W / 2}" y="70" text-anchor="middle" class="tl-empty">No shot yet</text></svg>`;
+    return h`<svg class="timeline-svg" viewBox="0 0 2000 160" role="img" aria-label="no shot yet"><text x="1000" y="90" text-anchor="middle" class="tl-empty">No shot yet</text></svg>`;
   }
   const times = list.map((e, i) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : null));
   const known = times.filter((t): t is number => t !== null);
@@ -74,7 +75,9 @@ export function timelineSvg(events: readonly unknown[]): Html {
     const li = used.findIndex((l) => l.key === lane(e.kind));
     const y = 40 + li * laneH + laneH / 2;
     const up = i % 2 === 0;
-    return h`<g class="tl-mark tl-${lane(e.kind)}"><circle cx="${x(i)}" cy="${y}" r="11"/><text x="${x(i)}" y="${up ? y - 17 : y + 33}" text-anchor="middle">${label(e)}</text></g>`;
+    const px = x(i);
+    const anchor = px > W - right - 140 ? 'end' : px < left + 100 ? 'start' : 'middle';
+    return h`<g class="tl-mark tl-${lane(e.kind)}"><circle cx="${px}" cy="${y}" r="13"/><text x="${anchor === 'end' ? px + 14 : anchor === 'start' ? px - 14 : px}" y="${up ? y - 20 : y + 40}" text-anchor="${anchor}">${label(e)}</text></g>`;
   });
   return h`<svg class="timeline-svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="timeline of the last shot">${ticks}${lanesSvg}${marks}${timed ? '' : h`<text x="${W - right}" y="${H - 6}" text-anchor="end" class="tl-tick">order only (no times)</text>`}</svg>`;
 }
@@ -99,18 +102,18 @@ const SKITTLE_POS: Record<string, [number, number]> = {
 /** The table from above with its skittles; fallen ones drawn knocked over and marked. */
 export function skittlesSvg(variant: string, fallen: ReadonlySet<string>): Html {
   const names = variant === 'skittles-5' ? ['king', 'head', 'foot', 'left', 'right'] : Object.keys(SKITTLE_POS);
-  const W = 1000;
-  const Hh = 500;
+  const W = 1400;
+  const Hh = 460;
   const cx = W / 2;
   const cy = Hh / 2;
-  const k = 0.9;
+  const k = variant === 'skittles-5' ? 1.2 : 1.1;
   const pins = names.map((n) => {
     const [dx, dy] = SKITTLE_POS[n]!;
     const x = cx + dx * k;
     const y = cy + dy * k;
     const down = fallen.has(n);
-    const r = n === 'king' ? 30 : 24;
-    return h`<g class="pin ${down ? 'down' : 'up'}"><circle cx="${x}" cy="${y}" r="${r}"/>${down ? h`<path d="M${x - r * 0.6} ${y - r * 0.6} L${x + r * 0.6} ${y + r * 0.6} M${x + r * 0.6} ${y - r * 0.6} L${x - r * 0.6} ${y + r * 0.6}" class="x"/>` : ''}<text x="${x}" y="${y + r + 28}" text-anchor="middle">${n}</text></g>`;
+    const r = n === 'king' ? 36 : 30;
+    return h`<g class="pin ${down ? 'down' : 'up'}"><circle cx="${x}" cy="${y}" r="${r}"/>${down ? h`<path d="M${x - r * 0.6} ${y - r * 0.6} L${x + r * 0.6} ${y + r * 0.6} M${x + r * 0.6} ${y - r * 0.6} L${x - r * 0.6} ${y + r * 0.6}" class="x"/>` : ''}<text x="${x}" y="${y + r + 32}" text-anchor="middle">${n}</text></g>`;
   });
   return h`<svg class="skittles-svg" viewBox="0 0 ${W} ${Hh}" role="img" aria-label="skittles: ${fallen.size} down"><rect x="10" y="10" width="${W - 20}" height="${Hh - 20}" rx="24" class="cloth"/><text x="34" y="${cy + 8}" class="rail-name">head</text><text x="${W - 34}" y="${cy + 8}" text-anchor="end" class="rail-name">foot</text>${pins}</svg>`;
 }
