@@ -213,7 +213,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
     const view = c.req.query('view');
     const loggedIn = c.get('session') !== null;
     if (view === 'overview') {
-      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn).value }), refreshMs: 5000 });
+      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn).value }), refreshMs: 5000, whole: true });
     }
     return sseStream(c, { store, registry: d.streams, table: null, payload: recPayload });
   });

@@ -24,6 +24,8 @@ export interface SseSpec {
   payload: (table: string) => unknown;
   /** Re-send every this many ms even without a change (relative times on the page). */
   refreshMs?: number;
+  /** The payload covers every table at once: send it once, not once per table. */
+  whole?: boolean;
 }
 
 /** A stream of `state` messages on every change and `table-event` messages as they arrive. */
@@ -41,7 +43,7 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       if (spec.table === null || spec.table === table) send('table-event', event);
     };
     await stream.writeSSE({ event: 'hello', data: '{}', retry: 2000 });
-    if (spec.table !== null) send('state', spec.payload(spec.table));
+    if (spec.table !== null || spec.whole) send('state', spec.payload(spec.table ?? ''));
     else {
       const tables = spec.store.list();
       if (tables.length === 0) send('state', spec.payload(''));

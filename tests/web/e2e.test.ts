@@ -170,6 +170,16 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     expect(dl.status()).toBe(200);
     expect(await dl.text()).toMatch(/^shot,shooter,points,foul,rules\n1,Ana,1,,TC-1 TC-2\n/);
 
+    // Ben forfeits: the scoreboard shows the winner.
+    ref.on('dialog', (d) => void d.accept());
+    await ref.selectOption('#forfeit-form select[name=player]', 'Ben');
+    await ref.click('#forfeit-form button[type=submit]');
+    await tv.locator('.banner.end').waitFor();
+    expect(await tv.locator('.banner.end').textContent()).toContain('Ana wins');
+    await shot(tv, 'scoreboard-finished');
+    await ref.click('#undo');
+    await expect.poll(() => tv.locator('.banner.end').count(), { timeout: 3000 }).toBe(0);
+
     // Portrait tablet and the mirrored layout.
     const tab = await (await browser.newContext({ viewport: { width: 800, height: 1280 } })).newPage();
     await tab.goto(`${base}/tables/1`);

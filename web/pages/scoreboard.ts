@@ -119,6 +119,7 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
     ${lastShotLine(s)}
     ${skittles ? h`<div class="skittle-row"><figure class="skittles">${skittlesSvg(s.variant, fallenSkittles(rec))}<figcaption>Skittles down on the last shot: ${[...fallenSkittles(rec)].join(', ') || 'none'}</figcaption></figure>
       <div class="instructions"><h3>Set up</h3>${instructions.length === 0 ? h`<p class="muted">Nothing to place.</p>` : h`<ul>${instructions.map((x) => h`<li><strong>${x.item}</strong> → ${x.to} <span class="rule">${x.rule}</span></li>`)}</ul>`}</div></div>` : ''}
+    ${!skittles && instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">Place</span>${instructions.map((x) => h`<span class="ls-text">${x.item} → ${x.to}</span><span class="rule">${x.rule}</span>`)}</div>` : ''}
     <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [])}</figure>
   </section>`}
 </div>`;

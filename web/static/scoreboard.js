@@ -18,6 +18,7 @@ function tick() {
   if (!clockEl) return;
   const running = state && state.status === 'playing' && clockStart !== null;
   clockEl.hidden = !running;
+  document.body.classList.toggle('has-clock', Boolean(running));
   if (!running) return;
   const elapsed = (Date.now() - clockStart) / 1000;
   const left = Math.max(0, Math.ceil(cfg.clock + clockExtra - elapsed));
