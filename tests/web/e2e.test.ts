@@ -127,7 +127,7 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     expect(await hub.feedShot('1', scoring)).toBeNull();
     await expect.poll(() => scoreOf(tv, 'Ana').textContent(), { timeout: 3000 }).toBe('1');
     await expect.poll(() => tv.locator('.lastshot').textContent()).toContain('TC-1');
-    expect(await tv.locator('.timeline-svg .tl-mark').count()).toBe(5);
+    expect(await tv.locator('.timeline-svg.wide .tl-mark').count()).toBe(5);
     await tv.locator('#shotclock:not([hidden])').waitFor();
     await shot(tv, 'scoreboard-tv');
 
@@ -137,6 +137,9 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     expect(await ref.locator('#prompt .facts li').count()).toBe(3);
     await expect.poll(() => tv.locator('.banner.ref').count()).toBe(1);
     await shot(ref, 'referee-prompt');
+    await ref.setViewportSize({ width: 800, height: 1280 });
+    await shot(ref, 'referee-prompt-tablet');
+    await ref.setViewportSize({ width: 1440, height: 1000 });
     await shot(tv, 'scoreboard-prompt');
     await ref.click('#prompt button[data-ruling="score"]');
     await expect.poll(() => scoreOf(tv, 'Ana').textContent(), { timeout: 3000 }).toBe('2');

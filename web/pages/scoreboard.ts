@@ -85,6 +85,14 @@ function fallenSkittles(rec: TableRecord): Set<string> {
   return fallen;
 }
 
+/** Artistic billiards: the figure being played and the attempt (state extension). */
+function figureLine(s: TableState): Html {
+  const f = s.figure as { number?: unknown; of?: unknown; id?: unknown; name?: unknown; value?: unknown } | null | undefined;
+  if (!f || typeof f !== 'object') return h``;
+  const attempt = typeof s.attempt === 'number' ? s.attempt : null;
+  return h`<div class="lastshot figure"><span class="ls-label">Figure ${String(f.number ?? '')} of ${String(f.of ?? '')}</span><span class="ls-text">${String(f.id ?? '')} ${String(f.name ?? '')}${typeof f.value === 'number' ? ` · ${f.value} points` : ''}${attempt !== null ? ` · attempt ${attempt} of 3` : ''}</span></div>`;
+}
+
 export interface ScoreboardOptions {
   compact?: boolean;
 }
@@ -115,12 +123,13 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
   </header>
   ${banner}
   <section class="players n${s.players.length}">${s.players.map((p, i) => playerCard(s, p, i, compact))}</section>
-  ${compact ? lastShotLine(s) : h`<section class="detail">
+  ${compact ? h`${figureLine(s)}${lastShotLine(s)}` : h`<section class="detail">
+    ${figureLine(s)}
     ${lastShotLine(s)}
     ${skittles ? h`<div class="skittle-row"><figure class="skittles">${skittlesSvg(s.variant, fallenSkittles(rec))}<figcaption>Skittles down on the last shot: ${[...fallenSkittles(rec)].join(', ') || 'none'}</figcaption></figure>
       <div class="instructions"><h3>Set up</h3>${instructions.length === 0 ? h`<p class="muted">Nothing to place.</p>` : h`<ul>${instructions.map((x) => h`<li><strong>${x.item}</strong> → ${x.to} <span class="rule">${x.rule}</span></li>`)}</ul>`}</div></div>` : ''}
     ${!skittles && instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">Place</span>${instructions.map((x) => h`<span class="ls-text">${x.item} → ${x.to}</span><span class="rule">${x.rule}</span>`)}</div>` : ''}
-    <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [])}</figure>
+    <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [])}${timelineSvg(rec.lastShot?.events ?? [], 'narrow')}</figure>
   </section>`}
 </div>`;
 }

@@ -41,17 +41,18 @@ function label(e: AnyEvent): string {
 }
 
 /** The last shot as a timeline: one lane per kind of event, markers at their times `t` (ms). */
-export function timelineSvg(events: readonly unknown[]): Html {
+export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow' = 'wide'): Html {
+  const narrow = shape === 'narrow';
   const list = events.filter((e): e is AnyEvent => typeof e === 'object' && e !== null);
-  const W = 2000;
-  const left = 170;
+  const W = narrow ? 1000 : 2000;
+  const left = narrow ? 150 : 170;
   const right = 60;
-  const laneH = 70;
+  const laneH = 92;
   // Only the lanes this shot has (rails and balls always, for a stable picture).
   const used = LANES.filter((l) => l.key === 'cushion' || l.key === 'ball' || list.some((e) => lane(e.kind) === l.key));
   const H = 40 + used.length * laneH + 44;
   if (list.length === 0) {
-    return h`<svg class="timeline-svg" viewBox="0 0 2000 160" role="img" aria-label="no shot yet"><text x="1000" y="90" text-anchor="middle" class="tl-empty">No shot yet</text></svg>`;
+    return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} 160" role="img" aria-label="no shot yet"><text x="${W / 2}" y="90" text-anchor="middle" class="tl-empty">No shot yet</text></svg>`;
   }
   const times = list.map((e, i) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : null));
   const known = times.filter((t): t is number => t !== null);
@@ -60,7 +61,7 @@ export function timelineSvg(events: readonly unknown[]): Html {
   const x = (i: number) => left + ((timed ? times[i]! : i + 0.5) / maxT) * (W - left - right - 20) + 10;
   const ticks: Html[] = [];
   if (timed) {
-    const step = niceStep(maxT / 6);
+    const step = niceStep(maxT / (narrow ? 3 : 6));
     for (let t = 0; t <= maxT + 1e-9; t += step) {
       const px = left + (t / maxT) * (W - left - right - 20) + 10;
       ticks.push(h`<line x1="${px}" y1="34" x2="${px}" y2="${H - 30}" class="tl-grid"/><text x="${px}" y="${H - 6}" text-anchor="middle" class="tl-tick">${(t / 1000).toFixed(step < 100 ? 2 : 1)} s</text>`);
@@ -71,15 +72,18 @@ export function timelineSvg(events: readonly unknown[]): Html {
     return h`<g class="tl-lane tl-${l.key}"><line x1="${left}" y1="${y}" x2="${W - right}" y2="${y}" class="tl-axis"/><text x="${left - 16}" y="${y + 8}" text-anchor="end" class="tl-label">${l.label}</text></g>`;
   });
   // Labels alternate above and below the lane so close events stay readable.
+  const perLane = new Map<string, number>();
   const marks = list.map((e, i) => {
     const li = used.findIndex((l) => l.key === lane(e.kind));
     const y = 40 + li * laneH + laneH / 2;
-    const up = i % 2 === 0;
+    const nth = perLane.get(lane(e.kind)) ?? 0;
+    perLane.set(lane(e.kind), nth + 1);
+    const up = nth % 2 === 0;
     const px = x(i);
     const anchor = px > W - right - 140 ? 'end' : px < left + 100 ? 'start' : 'middle';
     return h`<g class="tl-mark tl-${lane(e.kind)}"><circle cx="${px}" cy="${y}" r="13"/><text x="${anchor === 'end' ? px + 14 : anchor === 'start' ? px - 14 : px}" y="${up ? y - 20 : y + 40}" text-anchor="${anchor}">${label(e)}</text></g>`;
   });
-  return h`<svg class="timeline-svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="timeline of the last shot">${ticks}${lanesSvg}${marks}${timed ? '' : h`<text x="${W - right}" y="${H - 6}" text-anchor="end" class="tl-tick">order only (no times)</text>`}</svg>`;
+  return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} ${H}" role="img" aria-label="timeline of the last shot">${ticks}${lanesSvg}${marks}${timed ? '' : h`<text x="${W - right}" y="${H - 6}" text-anchor="end" class="tl-tick">order only (no times)</text>`}</svg>`;
 }
 
 function niceStep(raw: number): number {
