@@ -4,12 +4,49 @@ import { h, type Html } from '../html.ts';
 import type { TableRecord } from '../store.ts';
 import { rulesChips, shotText, statusText, variantName } from './scoreboard.ts';
 
-function promptCard(s: TableState): Html {
+interface LooseEvent {
+  kind?: unknown;
+  t?: unknown;
+  rail?: unknown;
+  ball?: unknown;
+  balls?: unknown;
+  skittle?: unknown;
+  by?: unknown;
+  foul?: unknown;
+}
+
+function eventText(e: LooseEvent): string {
+  const b = (v: unknown) => (typeof v === 'string' ? v : '?');
+  switch (e.kind) {
+    case 'ball':
+      return `balls ${Array.isArray(e.balls) ? e.balls.map(b).join(' – ') : '?'}`;
+    case 'cushion':
+      return `${b(e.rail)} rail, ball ${b(e.ball)}`;
+    case 'skittle':
+      return `skittle ${b(e.skittle)} down, by ${b(e.by)}`;
+    case 'foul':
+      return `foul ${b(e.foul)} (${b(e.by)})`;
+    default:
+      return `${b(e.kind)}${e.ball !== undefined ? ` ${b(e.ball)}` : ''}`;
+  }
+}
+
+/** The shot's events as evidence, the undetermined ones marked. */
+function evidence(rec: TableRecord, unknown: ReadonlySet<number>): Html {
+  const events = (rec.lastShot?.events ?? []).filter((e): e is LooseEvent => typeof e === 'object' && e !== null);
+  if (events.length === 0) return h``;
+  return h`<h3>The shot, as the sensors saw it</h3><ol class="evidence">${events.map(
+    (e, i) => h`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e)}${unknown.has(i) ? h` <strong>← undetermined</strong>` : ''}</li>`,
+  )}</ol>`;
+}
+
+function promptCard(s: TableState, rec: TableRecord): Html {
   const p = s.prompt;
   if (!p) return h``;
   return h`<section class="card prompt" id="prompt">
   <h2>Decision needed</h2>
   <p class="question">${p.question}</p>
+  ${evidence(rec, new Set(p.facts.map((f) => f.event)))}
   ${p.facts.length > 0 ? h`<h3>Undetermined facts</h3><ul class="facts">${p.facts.map((f) => h`<li>Event ${f.event + 1} (${f.kind}): ${f.field} is one of <strong>${f.candidates.join(' / ')}</strong></li>`)}</ul>` : ''}
   ${p.rules.length > 0 ? h`<p>Rules: ${rulesChips(p.rules)}</p>` : ''}
   <div class="options">${p.options.map(
@@ -37,7 +74,7 @@ export function refereeFragment(rec: TableRecord | undefined, table: string): Ht
     .slice(-8)
     .map((x) => h`<li class="${x.foul ? 'foul' : x.points > 0 ? 'scored' : ''}">${shotText(x)} ${rulesChips(x.rules)}${x.turnPasses ? ' · turn passes' : ''}</li>`)}</ol>
 </section>
-${promptCard(s)}`;
+${promptCard(s, rec!)}`;
 }
 
 const options = (values: readonly string[], selected?: string) => values.map((v) => h`<option value="${v}"${v === selected ? ' selected' : ''}>${v}</option>`);

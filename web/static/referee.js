@@ -6,6 +6,7 @@ const table = main.dataset.table;
 const liveEl = document.getElementById('live');
 const base = `/api/tables/${encodeURIComponent(table)}`;
 let players = [];
+let status = null;
 
 async function send(path, body, done, button) {
   if (button) button.disabled = true;
@@ -34,6 +35,7 @@ live(`/events/${encodeURIComponent(table)}?view=referee`, {
   state: (msg) => {
     swap(liveEl, msg.html);
     fillPlayers(msg.state ? msg.state.players.map((p) => p.name) : []);
+    status = msg.state ? msg.state.status : null;
   },
 });
 
@@ -54,6 +56,7 @@ const form = (id, handler) => {
 };
 
 form('start-form', (d, button) => {
+  if ((status === 'playing' || status === 'awaiting-referee') && !confirm('A match is in progress on this table. Start a new one?')) return;
   const options = {};
   try {
     const extra = String(d.get('options') || '').trim();
