@@ -44,6 +44,8 @@ describe.skipIf(skip)('web panel in Chromium', () => {
   let panel: WebPanel;
   let base = '';
   let browser: Browser;
+  let mqttUrl = '';
+  let passwordHash = '';
 
   beforeAll(async () => {
     mkdirSync(SCREENS, { recursive: true });
@@ -51,9 +53,10 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     broker = (await Aedes.createBroker()) as unknown as typeof broker;
     mqttServer = createServer(broker.handle as never);
     await new Promise<void>((r) => mqttServer.listen(0, '127.0.0.1', r));
-    const mqttUrl = `mqtt://127.0.0.1:${(mqttServer.address() as { port: number }).port}`;
+    mqttUrl = `mqtt://127.0.0.1:${(mqttServer.address() as { port: number }).port}`;
+    passwordHash = await hashPassword(PASSWORD, { N: 1024 });
     hub = await startFakeHub({ url: mqttUrl, password: PASSWORD });
-    panel = createWebPanel({ mqtt: { url: mqttUrl }, port: 0, venue: { username: 'referee', passwordHash: await hashPassword(PASSWORD, { N: 1024 }) }, requestTimeoutMs: 3000 });
+    panel = createWebPanel({ mqtt: { url: mqttUrl }, port: 0, venue: { username: 'referee', passwordHash }, requestTimeoutMs: 3000 });
     base = (await panel.start()).url;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -243,6 +246,21 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await page.click('#thresholds-form button[type=submit]');
     await page.locator('#toast.ok').waitFor();
     expect(hub.requests.at(-1)?.command).toBe('table/thresholds');
+  });
+
+  it('a display shows "reconnecting" while the panel is away and recovers by itself', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+    await page.goto(`${base}/tables/1`);
+    await page.waitForFunction(() => document.body.dataset.live === 'open');
+    expect(await page.locator('#conn').isHidden()).toBe(true);
+    const port = Number(new URL(base).port);
+    await panel.stop();
+    await page.locator('#conn').waitFor({ state: 'visible', timeout: 5000 });
+    await shot(page, 'scoreboard-reconnecting');
+    panel = createWebPanel({ mqtt: { url: mqttUrl }, port, venue: { username: 'referee', passwordHash }, requestTimeoutMs: 3000 });
+    await panel.start();
+    await page.locator('#conn').waitFor({ state: 'hidden', timeout: 8000 });
+    await expect.poll(() => scoreOf(page, 'Ana').textContent(), { timeout: 5000 }).toBe('1');
   });
 
   it('bad logins are limited', async () => {
