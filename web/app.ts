@@ -120,7 +120,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     const origin = c.req.header('origin');
-    const own = new URL(c.req.url).origin;
+    const own = ownOrigin(c);
     if (origin !== undefined && origin !== own) return jsonError(403, 'cross-origin request refused');
     if (c.req.path === '/login') return next();
     const session = c.get('session');
@@ -133,6 +133,15 @@ export function buildApp(d: AppDeps): Hono<Env> {
     if (token === undefined || !sameText(token, session.csrf)) return jsonError(403, 'missing or bad CSRF token');
     return next();
   });
+
+  /** This panel's origin as the browser sees it (behind a trusted proxy: X-Forwarded-Proto/Host). */
+  function ownOrigin(c: Context): string {
+    const url = new URL(c.req.url);
+    if (!options.trustProxy) return url.origin;
+    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() || url.protocol.replace(':', '');
+    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim() || url.host;
+    return `${proto}://${host}`;
+  }
 
   const needLoginApi: MiddlewareHandler<Env> = async (c, next) => (c.get('session') ? next() : jsonError(401, 'log in first'));
   const needLoginPage: MiddlewareHandler<Env> = async (c, next) =>
@@ -318,7 +327,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
       httpOnly: true,
       sameSite: 'Strict',
       path: '/',
-      secure: new URL(c.req.url).protocol === 'https:',
+      secure: ownOrigin(c).startsWith('https:'),
       maxAge: Math.floor(options.sessionTtlMs / 1000),
     });
     if (wantsJson) return c.json({ ok: true, csrf: session.csrf });

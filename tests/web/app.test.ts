@@ -190,6 +190,21 @@ describe('auth', () => {
     expect(stub.published).toHaveLength(1);
   });
 
+  it('behind a trusted proxy, the origin and the Secure flag follow X-Forwarded-Proto/Host', async () => {
+    const { app, stub } = await panel({ trustProxy: true });
+    stub.answerAll();
+    const fwd = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'club.example' };
+    const res = await app.request('/login', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://club.example', ...fwd }, body: JSON.stringify({ username: 'venue', password: 's3cret-venue' }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(/Secure/);
+    const { csrf } = (await res.json()) as { csrf: string };
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const post = (origin: string) =>
+      app.request('/api/tables/1/referee', { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf, origin, ...fwd }, body: JSON.stringify({ referee: { action: 'undo' } }) });
+    expect((await post('https://club.example')).status).toBe(200);
+    expect((await post('http://club.example')).status).toBe(403);
+  });
+
   it('login attempts are limited per client IP', async () => {
     const { app } = await panel({ trustProxy: true });
     const attempt = (ip: string, password = 'wrong') =>

@@ -248,6 +248,20 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     expect(hub.requests.at(-1)?.command).toBe('table/thresholds');
   });
 
+  it('?speak=1 calls the score out with speechSynthesis', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+    await page.addInitScript(() => {
+      const said: string[] = [];
+      (window as unknown as { said: string[] }).said = said;
+      Object.defineProperty(window, 'speechSynthesis', { value: { speak: (u: { text: string }) => said.push(u.text) } });
+    });
+    await page.goto(`${base}/tables/1?speak=1`);
+    await page.waitForFunction(() => document.body.dataset.live === 'open');
+    await scoreOf(page, 'Ana').waitFor();
+    expect(await hub.feedShot('1', scoring)).toBeNull();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { said: string[] }).said.join(' ')), { timeout: 3000 }).toMatch(/Ben|Ana/);
+  });
+
   it('a display shows "reconnecting" while the panel is away and recovers by itself', async () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
     await page.goto(`${base}/tables/1`);
@@ -260,7 +274,8 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     panel = createWebPanel({ mqtt: { url: mqttUrl }, port, venue: { username: 'referee', passwordHash }, requestTimeoutMs: 3000 });
     await panel.start();
     await page.locator('#conn').waitFor({ state: 'hidden', timeout: 8000 });
-    await expect.poll(() => scoreOf(page, 'Ana').textContent(), { timeout: 5000 }).toBe('1');
+    const ana = String(hub.state('1')!.players[0]!.score);
+    await expect.poll(() => scoreOf(page, 'Ana').textContent(), { timeout: 5000 }).toBe(ana);
   });
 
   it('bad logins are limited', async () => {
