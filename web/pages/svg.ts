@@ -54,7 +54,7 @@ export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow'
   if (list.length === 0) {
     return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} 160" role="img" aria-label="no shot yet"><text x="${W / 2}" y="90" text-anchor="middle" class="tl-empty">No shot yet</text></svg>`;
   }
-  const times = list.map((e, i) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : null));
+  const times = list.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : null));
   const known = times.filter((t): t is number => t !== null);
   const timed = known.length === list.length;
   const maxT = timed ? Math.max(1, ...known) : list.length;
