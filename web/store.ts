@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { Availability, TableEvent, TableHealth, TableState } from '../hub/contract/mqtt.ts';
+import type { MatchView } from '../hub/rules/view.ts';
 
 /**
  * The latest of everything each table published, kept in memory. Payloads are parsed once
@@ -10,11 +11,13 @@ const player = z.looseObject({ name: z.string(), score: z.number(), innings: z.n
 const stateSchema = z.looseObject({
   table: z.string(),
   seq: z.number(),
-  variant: z.string(),
-  status: z.enum(['playing', 'awaiting-referee', 'finished', 'drawn']),
-  players: z.array(player),
-  turn: z.string().nullable(),
-  shots: z.array(z.looseObject({ shooter: z.string(), points: z.number(), rules: z.array(z.string()) })),
+  variant: z.string().nullable(),
+  status: z.enum(['idle', 'playing', 'awaiting-referee', 'finished', 'drawn']),
+  players: z.array(player).default([]),
+  turn: z.string().nullable().default(null),
+  shots: z.array(z.looseObject({ shooter: z.string(), points: z.number(), rules: z.array(z.string()) })).default([]),
+  instructions: z.array(z.looseObject({ item: z.string(), to: z.string() })).default([]),
+  prompt: z.looseObject({ question: z.string(), facts: z.array(z.unknown()).default([]), options: z.array(z.unknown()).default([]), rules: z.array(z.string()).default([]) }).nullable().default(null),
 });
 const availabilitySchema = z.looseObject({ state: z.enum(['online', 'offline']) });
 const healthSchema = z.looseObject({
@@ -25,11 +28,32 @@ const healthSchema = z.looseObject({
 });
 const eventSchema = z.looseObject({ type: z.enum(['sensor', 'shot', 'match']) });
 
+/**
+ * A table's state as the panel reads it: TableState (CONTRACT §3) with the MatchView fields
+ * spelled out (`Omit` over MatchView's index signature would lose them), an idle table
+ * (`status: 'idle'`, `variant: null`) included.
+ */
+export type TableView = Pick<MatchView, 'winner' | 'turn' | 'players' | 'prompt' | 'shots' | 'cueBall' | 'endRule' | 'instructions'> & {
+  status: TableState['status'];
+  variant: string | null;
+  table: string;
+  seq: number;
+  updatedAt: string;
+  shotCount: number;
+  hub: string;
+  simulated: boolean;
+  lastShotEndedAt: string | null;
+  pendingShots?: number;
+  nextShot?: TableState['nextShot'];
+  match: TableState['match'];
+  [extra: string]: unknown;
+};
+
 export const TABLE_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 export interface TableRecord {
   table: string;
-  state: TableState | null;
+  state: TableView | null;
   availability: Availability | null;
   health: TableHealth | null;
   /** The last shot event (its sensor events with times), for the timeline. */
@@ -62,7 +86,7 @@ export class TableStore extends EventEmitter<StoreEvents> {
     return this.tables.get(table);
   }
 
-  states(): TableState[] {
+  states(): TableView[] {
     return this.list().flatMap((r) => (r.state ? [r.state] : []));
   }
 
@@ -86,7 +110,7 @@ export class TableStore extends EventEmitter<StoreEvents> {
       case 'state': {
         const parsed = stateSchema.safeParse(raw);
         if (!parsed.success) return false;
-        rec.state = { ...(parsed.data as unknown as TableState), table };
+        rec.state = { ...(parsed.data as unknown as TableView), table };
         break;
       }
       case 'availability': {

@@ -26,13 +26,15 @@ export const topics = (base = DEFAULT_BASE_TOPIC) => ({
   allTableAvailability: `${base}/tables/+/availability`,
   allTableEvents: `${base}/tables/+/events`,
   allTableHealth: `${base}/tables/+/health`,
-  /** `#`, not `+`: command names have two levels (`match/start`), which `+` would not match. */
+  /** Command names may have levels of their own (`match/start`). */
   allRequests: `${base}/request/#`,
-  allResponses: `${base}/response/#`,
 });
 
 /** `billiards/tables/<table>/state`: the replay object plus the table's bookkeeping. */
-export interface TableState extends MatchView {
+export interface TableState extends Omit<MatchView, 'status' | 'variant'> {
+  /** `idle`: the table has no match yet (extension). */
+  status: MatchView['status'] | 'idle';
+  variant: MatchView['variant'] | null;
   table: string;
   /** Increases by one on every change of this table's state. */
   seq: number;
@@ -44,16 +46,12 @@ export interface TableState extends MatchView {
   simulated: boolean;
   /** Extension: when the last shot ended (ISO 8601), for the shot clock. */
   lastShotEndedAt: string | null;
+  /** Extension: shots from the sensors waiting for the referee's ruling on an earlier one. */
+  pendingShots: number;
+  /** Extension: fouls and a declaration the referee entered for the next shot (`match/next-shot`). */
+  nextShot: { declare: 'safety' | 'carom' | null; fouls: { foul: string; by: 'shooter' | 'opponent' }[] } | null;
   /** Extension: the setup of the match being played. */
   match: { variant: string; players: string[]; target: number; options: Record<string, unknown> } | null;
-  /** Extension (web panel): fouls and a declaration the referee entered for the next shot (`match/next-shot`). */
-  nextShot?: NextShot | null;
-}
-
-/** Extension: what a referee enters before a shot; the hub adds it to the next shot it cuts, then clears it. */
-export interface NextShot {
-  declare: 'safety' | 'carom' | null;
-  fouls: { foul: (typeof FOUL_KINDS)[number]; by: 'shooter' | 'opponent' }[];
 }
 
 export interface Availability {
@@ -99,7 +97,7 @@ export const commandSchemas = {
   'match/start': z.strictObject({ ...auth, table, ...matchSchema.shape }),
   'match/shot': z.strictObject({ ...auth, table, shot: shotSchema }),
   'match/referee': z.strictObject({ ...auth, table, referee: refereeSchema }),
-  /** Extension (web panel): fouls and a declaration for the next shot the hub cuts; an empty one clears them. */
+  /** Extension (web panel): fouls and a declaration for the next shot the table cuts; an empty one clears them. */
   'match/next-shot': z.strictObject({
     ...auth,
     table,

@@ -92,6 +92,20 @@ describe('fragments', () => {
     expect(html.match(/data-action="ruling"/g)).toHaveLength(2);
   });
 
+  it('an idle table (no match yet, as the hub publishes it) reads as such everywhere', () => {
+    const store = new TableStore();
+    const idle = { table: '4', seq: 1, updatedAt: '2026-01-01T00:00:00Z', shotCount: 0, hub: 'h', simulated: false, lastShotEndedAt: null, pendingShots: 0, nextShot: null, match: null, status: 'idle', variant: null, winner: null, turn: null, players: [], prompt: null, shots: [], cueBall: null, endRule: null, instructions: [] };
+    expect(store.ingest('4', 'state', JSON.stringify(idle))).toBe(true);
+    const r = store.get('4')!;
+    expect(scoreboardFragment(r, '4').value).toContain('No match on this table yet');
+    expect(refereeFragment(r, '4').value).toContain('No match on this table');
+    expect(overviewFragment([r], Date.now(), false).value).toContain('No match');
+  });
+
+  it('referee: shots queued behind a prompt are counted', () => {
+    expect(refereeFragment(rec({ pendingShots: 2 }), '1').value).toContain('2 shots from the sensors waiting');
+  });
+
   it('overview: links for everyone, console links only when logged in', () => {
     const r = rec();
     expect(overviewFragment([r], Date.now(), false).value).not.toContain('/referee/1');

@@ -22,10 +22,10 @@ function card(rec: TableRecord, now: number, loggedIn: boolean): Html {
     ${s?.simulated ? h`<span class="badge sim">SIMULATED</span>` : ''}
     ${s ? h`<span class="badge status-${s.status}">${statusText(s)}</span>` : h`<span class="badge">No match</span>`}
   </header>
-  ${s ? h`<p class="tvariant">${variantName(s.variant)}${s.hub ? h` · hub ${s.hub}` : ''}</p>
+  ${s && s.status !== 'idle' ? h`<p class="tvariant">${variantName(s.variant)}${s.hub ? h` · hub ${s.hub}` : ''}</p>
   <table class="mini">${s.players.map(
     (p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td class="turn">${s.turn === p.name ? '▶' : ''}</td><td class="pn">${p.name}</td><td class="ps">${p.score}</td><td class="pt">${isCountdown(s.variant) ? 'left' : `/ ${p.target}`}</td></tr>`,
-  )}</table>` : h`<p class="muted">No state published yet.</p>`}
+  )}</table>` : h`<p class="muted">${s ? 'No match on this table.' : 'No state published yet.'}</p>`}
   <dl class="link">
     <div><dt>Sensors</dt><dd class="${online === null ? '' : online ? 'ok' : 'bad'}">${online === null ? 'unknown' : online ? 'online' : 'offline'}</dd></div>
     <div><dt>Heartbeat</dt><dd>${ago(rec.health?.lastHeartbeatAt, now)}</dd></div>

@@ -1,7 +1,6 @@
-import type { TableState } from '../../hub/contract/mqtt.ts';
 import { FOUL_KINDS, RAILS, SKITTLES, VARIANT_IDS } from '../../hub/rules/ids.ts';
 import { h, type Html } from '../html.ts';
-import type { TableRecord } from '../store.ts';
+import type { TableRecord, TableView } from '../store.ts';
 import { rulesChips, shotText, statusText, variantName } from './scoreboard.ts';
 
 interface LooseEvent {
@@ -40,7 +39,7 @@ function evidence(rec: TableRecord, unknown: ReadonlySet<number>): Html {
   )}</ol>`;
 }
 
-function promptCard(s: TableState, rec: TableRecord): Html {
+function promptCard(s: TableView, rec: TableRecord): Html {
   const p = s.prompt;
   if (!p) return h``;
   return h`<section class="card prompt" id="prompt">
@@ -62,12 +61,13 @@ function promptCard(s: TableState, rec: TableRecord): Html {
 /** The live part of the console: state, prompt, recent shots. */
 export function refereeFragment(rec: TableRecord | undefined, table: string): Html {
   const s = rec?.state;
-  if (!s) return h`<section class="card"><h2>Table ${table}</h2><p class="muted">No match state published for this table yet. Start a match.</p></section>`;
+  if (!s || s.status === 'idle') return h`<section class="card" data-status="idle"><h2>Table ${table}</h2><p class="muted">No match on this table. Start one.</p></section>`;
   const next = s.nextShot;
   return h`<section class="card state" data-seq="${s.seq}" data-status="${s.status}">
   <h2>Table ${s.table} · ${variantName(s.variant)} <span class="badge status-${s.status}">${statusText(s)}</span>${s.simulated ? h` <span class="badge sim">SIMULATED</span>` : ''}</h2>
   <table class="score-table"><thead><tr><th></th><th>Player</th><th>Score</th><th>Target</th><th>Run</th><th>Inn.</th><th>Avg</th><th>HR</th></tr></thead>
   <tbody>${s.players.map((p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td>${s.turn === p.name ? '▶' : ''}</td><td>${p.name}</td><td class="num big">${p.score}</td><td class="num">${p.target}</td><td class="num">${p.run}</td><td class="num">${p.innings}</td><td class="num">${p.average.toFixed(3)}</td><td class="num">${p.highRun}</td></tr>`)}</tbody></table>
+  ${(s.pendingShots ?? 0) > 0 ? h`<p class="pending">${s.pendingShots} shot${s.pendingShots === 1 ? '' : 's'} from the sensors waiting behind the open decision.</p>` : ''}
   ${next && (next.declare || next.fouls.length > 0) ? h`<p class="pending">Next shot: ${next.declare ? `declared ${next.declare}` : ''} ${next.fouls.map((f) => `${f.foul} (${f.by})`).join(', ')}</p>` : ''}
   <h3>Recent shots (${s.shotCount} in all)</h3>
   <ol class="shots" start="${Math.max(1, s.shotCount - s.shots.length + 1)}">${s.shots

@@ -1,7 +1,6 @@
-import type { TableState } from '../../hub/contract/mqtt.ts';
 import type { PlayerView, ShotResult } from '../../hub/rules/view.ts';
 import { h, type Html } from '../html.ts';
-import type { TableRecord } from '../store.ts';
+import type { TableRecord, TableView } from '../store.ts';
 import { skittlesSvg, timelineSvg } from './svg.ts';
 
 export const VARIANT_NAMES: Record<string, string> = {
@@ -19,14 +18,16 @@ export const VARIANT_NAMES: Record<string, string> = {
   'skittles-7-carom': 'Seven skittles · carom',
 };
 
-export const variantName = (v: string): string => VARIANT_NAMES[v] ?? v;
-export const isSkittles = (v: string): boolean => v.startsWith('skittles');
-export const isCountdown = (v: string): boolean => v.startsWith('skittles-7');
+export const variantName = (v: string | null): string => (v === null ? 'No match' : (VARIANT_NAMES[v] ?? v));
+export const isSkittles = (v: string | null): boolean => v !== null && v.startsWith('skittles');
+export const isCountdown = (v: string | null): boolean => v !== null && v.startsWith('skittles-7');
 
 const BALL_OF = ['white', 'yellow'];
 
-export function statusText(s: TableState): string {
+export function statusText(s: TableView): string {
   switch (s.status) {
+    case 'idle':
+      return 'No match';
     case 'playing':
       return 'Playing';
     case 'awaiting-referee':
@@ -51,7 +52,7 @@ export function rulesChips(rules: readonly string[]): Html {
   return h`<span class="rules">${rules.map((r) => h`<span class="rule">${r}</span>`)}</span>`;
 }
 
-function playerCard(s: TableState, p: PlayerView, i: number, compact: boolean): Html {
+function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean): Html {
   const active = s.turn === p.name && (s.status === 'playing' || s.status === 'awaiting-referee');
   const winner = s.winner === p.name;
   const skittles = isSkittles(s.variant);
@@ -70,7 +71,7 @@ function playerCard(s: TableState, p: PlayerView, i: number, compact: boolean): 
 </div></article>`;
 }
 
-function lastShotLine(s: TableState): Html {
+function lastShotLine(s: TableView): Html {
   const last = s.shots[s.shots.length - 1];
   if (!last) return h`<div class="lastshot empty">No shot yet · ${s.turn ?? ''} breaks</div>`;
   return h`<div class="lastshot ${last.foul ? 'foul' : last.points > 0 ? 'scored' : 'miss'}"><span class="ls-label">Last shot</span><span class="ls-text">${shotText(last)}</span>${rulesChips(last.rules)}</div>`;
@@ -86,7 +87,7 @@ function fallenSkittles(rec: TableRecord): Set<string> {
 }
 
 /** Artistic billiards: the figure being played and the attempt (state extension). */
-function figureLine(s: TableState): Html {
+function figureLine(s: TableView): Html {
   const f = s.figure as { number?: unknown; of?: unknown; id?: unknown; name?: unknown; value?: unknown } | null | undefined;
   if (!f || typeof f !== 'object') return h``;
   const attempt = typeof s.attempt === 'number' ? s.attempt : null;
@@ -104,6 +105,9 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
     return h`<div class="sb waiting"><div class="sb-head"><span class="table-name">Table ${table}</span></div><p class="idle">Waiting for this table…</p></div>`;
   }
   const compact = o.compact === true;
+  if (s.status === 'idle' || s.variant === null) {
+    return h`<div class="sb idle-table" data-seq="${s.seq}" data-status="idle"><header class="sb-head"><span class="table-name">Table ${s.table}</span>${s.simulated ? h`<span class="badge sim">SIMULATED</span>` : ''}<span class="badge">No match</span></header><p class="idle">No match on this table yet.</p></div>`;
+  }
   const skittles = isSkittles(s.variant);
   const banner =
     s.status === 'awaiting-referee'

@@ -1,11 +1,15 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { commandSchemas, topics, type CommandName, type NextShot, type TableState, type TableHealth } from '../../../hub/contract/mqtt.ts';
+import { commandSchemas, topics, type CommandName, type TableHealth } from '../../../hub/contract/mqtt.ts';
+import type { FoulKind } from '../../../hub/rules/ids.ts';
+import type { TableView } from '../../../web/store.ts';
+
+type NextShot = { declare: 'safety' | 'carom' | null; fouls: { foul: FoulKind; by: 'shooter' | 'opponent' }[] };
 import type { MatchSetup, RefereeInput, Shot } from '../../../hub/rules/events.ts';
 import { Match } from '../../../hub/rules/match.ts';
 
 /**
  * A stand-in for the hub until the real one lands: an MQTT client that answers the command
- * topics with the real rules engine and publishes each table's TableState, retained.
+ * topics with the real rules engine and publishes each table's TableView, retained.
  */
 interface Table {
   match: Match | null;
@@ -26,8 +30,8 @@ export interface FakeHub {
   publishAvailability(table: string, state: 'online' | 'offline'): Promise<void>;
   publishHealth(table: string, health: Partial<TableHealth>): Promise<void>;
   /** Publishes a hand-made state (for games the engine does not have yet). */
-  publishState(table: string, state: Partial<TableState>): Promise<void>;
-  state(table: string): TableState | null;
+  publishState(table: string, state: Partial<TableView>): Promise<void>;
+  state(table: string): TableView | null;
   stop(): Promise<void>;
 }
 
@@ -48,7 +52,7 @@ export async function startFakeHub(o: { url: string; password: string; baseTopic
     return tb;
   };
 
-  const stateOf = (id: string): TableState | null => {
+  const stateOf = (id: string): TableView | null => {
     const tb = tables.get(id);
     if (!tb?.match || !tb.setup) return null;
     const view = tb.match.view();
@@ -62,6 +66,7 @@ export async function startFakeHub(o: { url: string; password: string; baseTopic
       hub,
       simulated: false,
       lastShotEndedAt: tb.lastShotEndedAt,
+      pendingShots: 0,
       match: { variant: tb.setup.variant, players: [...tb.setup.players], target: tb.setup.target, options: { ...(tb.setup.options ?? {}) } },
       nextShot: tb.nextShot,
     };
@@ -184,7 +189,7 @@ export async function startFakeHub(o: { url: string; password: string; baseTopic
       await client.publishAsync(t.tableHealth(id), JSON.stringify(full), { qos: 1, retain: true });
     },
     async publishState(id, partial) {
-      const s = { table: id, seq: 1, updatedAt: new Date(now()).toISOString(), shotCount: 0, hub, simulated: false, lastShotEndedAt: null, match: null, ...partial };
+      const s = { table: id, seq: 1, updatedAt: new Date(now()).toISOString(), shotCount: 0, hub, simulated: false, lastShotEndedAt: null, pendingShots: 0, nextShot: null, match: null, ...partial };
       await client.publishAsync(t.tableState(id), JSON.stringify(s), { qos: 1, retain: true });
     },
     state: stateOf,

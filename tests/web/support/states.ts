@@ -1,6 +1,6 @@
-import type { TableState } from '../../../hub/contract/mqtt.ts';
+import type { TableView } from '../../../web/store.ts';
 
-export function sampleState(table: string, over: Partial<TableState> = {}): TableState {
+export function sampleState(table: string, over: Partial<TableView> = {}): TableView {
   return {
     variant: 'three-cushion',
     status: 'playing',
@@ -22,6 +22,8 @@ export function sampleState(table: string, over: Partial<TableState> = {}): Tabl
     hub: 'test',
     simulated: false,
     lastShotEndedAt: null,
+    pendingShots: 0,
+    nextShot: null,
     match: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 40, options: {} },
     ...over,
   };
