@@ -233,15 +233,20 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await page.waitForURL(`${base}/hardware/1`);
     await page.waitForFunction(() => document.body.dataset.live === 'open');
     await page.click('#taptest-start');
-    const rails = [['head', 0], ['foot', 1], ['left', 2], ['right', 3]] as const;
+    const rails = [["head", 0], ["foot", 1], ["left", 2], ["right", 3]] as const;
     for (const [rail, channel] of rails) {
       await page.locator(`#taptest li[data-rail="${rail}"].current`).waitFor();
       await hub.publishSensor('1', { sensor: 'rail-hit', rail, channel, amplitude: 90 + channel * 30 });
       await page.locator(`#taptest li[data-rail="${rail}"].pass`).waitFor();
     }
     await expect.poll(() => page.locator('#taptest-msg').textContent()).toContain('passed');
+    await hub.publishSensor('1', { sensor: 'vibration', level: 60 });
+    await hub.publishSensor('1', { sensor: 'click', amplitude: 140 });
+    await hub.publishSensor('1', { sensor: 'skittle', skittle: 'king', state: 'down' });
     await hub.publishSensor('1', { sensor: 'rail-hit', rail: 'left', channel: 2, amplitude: 200 });
     await page.locator('#rail-left.hit').waitFor();
+    await expect.poll(() => page.locator('#hits-6').textContent()).toBe('1');
+    expect(await page.locator('#amp-vibration').textContent()).toBe('60');
     await shot(page, 'hardware');
     await page.click('#thresholds-form button[type=submit]');
     await page.locator('#toast.ok').waitFor();

@@ -3,24 +3,28 @@ import { api, live, toast } from './common.js';
 
 const main = document.querySelector('main.hw');
 const table = main.dataset.table;
-const RAIL_CHANNEL = { head: 0, foot: 1, left: 2, right: 3 };
 const hits = new Map();
 const log = document.getElementById('sensor-log');
 
-function flash(el) {
+function flash(el, ms = 400) {
   if (!el) return;
   el.classList.add('hit');
   clearTimeout(el._t);
-  el._t = setTimeout(() => el.classList.remove('hit'), 250);
+  el._t = setTimeout(() => el.classList.remove('hit'), ms);
 }
 
+// Impact channels: 0–5 rail piezos (the hub says which rail), 6 ball contact.
 function channelOf(ev) {
   if (typeof ev.channel === 'number') return ev.channel;
-  if (ev.sensor === 'rail-hit' && ev.rail in RAIL_CHANNEL) return RAIL_CHANNEL[ev.rail];
-  if (ev.sensor === 'click') return 4;
-  if (ev.sensor === 'vibration') return 5;
-  if (ev.sensor === 'skittle') return 6;
+  if (ev.sensor === 'click') return 6;
   return null;
+}
+
+function meter(id, value) {
+  const bar = document.getElementById(`bar-${id}`);
+  if (bar) bar.style.width = `${Math.min(100, (value / 255) * 100)}%`;
+  const label = document.getElementById(`amp-${id}`);
+  if (label) label.textContent = String(value);
 }
 
 // Tap test state: the rail being asked for, and the results.
@@ -69,27 +73,23 @@ function onEvent(ev) {
   const ch = channelOf(ev);
   if (ev.sensor === 'rail-hit' && ev.rail) flash(document.getElementById(`rail-${ev.rail}`));
   if (ev.sensor === 'click') flash(document.getElementById('ball-click'));
-  if (ev.sensor === 'skittle' && ev.skittle) flash(document.getElementById(`sk-${ev.skittle}`));
+  if (ev.sensor === 'skittle' && ev.skittle) flash(document.getElementById(`sk-${ev.skittle}`), ev.state === 'down' ? 1500 : 250);
   if (ch !== null) {
     hits.set(ch, (hits.get(ch) || 0) + 1);
     const count = document.getElementById(`hits-${ch}`);
     if (count) count.textContent = String(hits.get(ch));
-    const amp = typeof ev.amplitude === 'number' ? ev.amplitude : typeof ev.level === 'number' ? ev.level : null;
-    if (amp !== null) {
-      const bar = document.getElementById(`bar-${ch}`);
-      if (bar) bar.style.width = `${Math.min(100, (amp / 255) * 100)}%`;
-      const label = document.getElementById(`amp-${ch}`);
-      if (label) label.textContent = String(amp);
-    }
+    if (typeof ev.amplitude === 'number') meter(ch, ev.amplitude);
   }
+  if (ev.sensor === 'vibration' && typeof ev.level === 'number') meter('vibration', ev.level);
   const li = document.createElement('li');
-  li.textContent = `${new Date(ev.at).toLocaleTimeString()} ${ev.sensor}${ev.rail ? ' ' + ev.rail : ''}${ev.skittle ? ' ' + ev.skittle : ''}${ch !== null ? ' ch' + ch : ''}${typeof ev.amplitude === 'number' ? ' amp ' + ev.amplitude : ''}`;
+  const parts = [new Date(ev.at).toLocaleTimeString(), ev.sensor, ev.rail, ev.skittle, ev.state, ch !== null ? `ch${ch}` : null, typeof ev.amplitude === 'number' ? `amp ${ev.amplitude}` : null, typeof ev.level === 'number' ? `level ${ev.level}` : null];
+  li.textContent = parts.filter((p) => p !== null && p !== undefined && p !== '').join(' ');
   log.prepend(li);
   while (log.children.length > 50) log.lastChild.remove();
   if (testIndex >= 0 && ev.sensor === 'rail-hit') {
     const want = order[testIndex];
-    if (ev.rail === want && ch === RAIL_CHANNEL[want]) result(true, `channel ${ch}${typeof ev.amplitude === 'number' ? ', amplitude ' + ev.amplitude : ''}`);
-    else result(false, `hit came on ${ev.rail || '?'} (channel ${ch})`);
+    if (ev.rail === want) result(true, `channel ${ch}${typeof ev.amplitude === 'number' ? ', amplitude ' + ev.amplitude : ''}`);
+    else result(false, `the hit came as ${ev.rail || '?'} (channel ${ch})`);
   }
 }
 
