@@ -109,7 +109,7 @@ export class MqttLink {
 
   private subscriptions(): string[] {
     const b = this.options.baseTopic;
-    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/response/#`];
+    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/hubs/+/state`, `${b}/response/#`];
   }
 
   private subscribe(): void {
@@ -122,6 +122,10 @@ export class MqttLink {
     const rest = topic.slice(base.length + 1).split('/');
     if (rest[0] === 'tables' && rest.length === 3) {
       this.store.ingest(rest[1]!, rest[2]!, payload);
+      return;
+    }
+    if (rest[0] === 'hubs' && rest.length === 3 && rest[2] === 'state') {
+      this.store.ingestHub(rest[1]!, payload);
       return;
     }
     if (rest[0] === 'response' && rest.length >= 2) this.response(payload);

@@ -37,6 +37,7 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
     };
     const onChange = (table: string) => {
+      if (spec.table === null && !spec.whole && table === '') return;
       if (spec.table === null || spec.table === table) send('state', spec.payload(table));
     };
     const onEvent = (table: string, event: unknown) => {

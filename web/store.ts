@@ -60,6 +60,14 @@ export interface TableRecord {
   lastShot: Extract<TableEvent, { type: 'shot' }> | null;
 }
 
+/** `<base>/hubs/<hub>/state` (extension): each hub says it is online, and which tables it owns. */
+export interface HubRecord {
+  hub: string;
+  state: 'online' | 'offline';
+  tables: string[];
+}
+const hubSchema = z.looseObject({ state: z.enum(['online', 'offline']), tables: z.array(z.string()).default([]) });
+
 export interface Alert {
   kind: string;
   detail: string;
@@ -72,6 +80,7 @@ export type StoreEvents = {
 
 export class TableStore extends EventEmitter<StoreEvents> {
   private readonly tables = new Map<string, TableRecord>();
+  private readonly hubs = new Map<string, HubRecord>();
 
   constructor() {
     super();
@@ -92,6 +101,40 @@ export class TableStore extends EventEmitter<StoreEvents> {
 
   clear(): void {
     this.tables.clear();
+    this.hubs.clear();
+  }
+
+  hubList(): HubRecord[] {
+    return [...this.hubs.values()].sort((a, b) => a.hub.localeCompare(b.hub));
+  }
+
+  hub(id: string): HubRecord | undefined {
+    return this.hubs.get(id);
+  }
+
+  /** One message from `<base>/hubs/<hub>/state`; every table of that hub changes with it. */
+  ingestHub(hub: string, payload: Buffer | string): boolean {
+    if (!TABLE_ID.test(hub)) return false;
+    const text = payload.toString();
+    let parsed: ReturnType<typeof hubSchema.safeParse>;
+    if (text === '') {
+      this.hubs.delete(hub);
+    } else {
+      try {
+        parsed = hubSchema.safeParse(JSON.parse(text));
+      } catch {
+        return false;
+      }
+      if (!parsed.success) return false;
+      const before = this.hubs.get(hub);
+      // An offline message may omit the tables: keep the ones last announced.
+      const tables = parsed.data.tables.length > 0 ? parsed.data.tables : (before?.tables ?? []);
+      this.hubs.set(hub, { hub, state: parsed.data.state, tables });
+    }
+    const affected = new Set([...(this.hubs.get(hub)?.tables ?? []), ...this.list().filter((r) => r.state?.hub === hub).map((r) => r.table)]);
+    for (const table of affected) this.emit('change', table);
+    if (affected.size === 0) this.emit('change', '');
+    return true;
   }
 
   /** One message from `<base>/tables/<table>/<kind>`; returns false for what it could not read. */
@@ -164,11 +207,12 @@ export class TableStore extends EventEmitter<StoreEvents> {
 }
 
 /** Alerts for a table: those its health reports, plus what the panel sees itself. */
-export function alertsFor(rec: TableRecord): Alert[] {
+export function alertsFor(rec: TableRecord, hub?: HubRecord): Alert[] {
   const alerts: Alert[] = (rec.health?.alerts ?? []).map((a) => ({ kind: a.kind, detail: a.detail }));
   const has = (kind: string) => alerts.some((a) => a.kind === kind);
   if (rec.state?.status === 'awaiting-referee' && !has('prompt-waiting')) alerts.push({ kind: 'prompt-waiting', detail: rec.state.prompt?.question ?? 'a referee must decide the last shot' });
   const down = rec.availability?.state === 'offline' || rec.health?.link === 'down';
   if (down && !has('link-down')) alerts.push({ kind: 'link-down', detail: 'the sensor board does not answer' });
+  if (hub?.state === 'offline') alerts.push({ kind: 'hub-offline', detail: `hub ${hub.hub} is offline: what is shown may be stale` });
   return alerts;
 }

@@ -67,6 +67,8 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await hub.publishHealth('1', { framesDropped: 0 });
     await hub.publishAvailability('2', 'offline');
     await hub.publishHealth('2', { link: 'down', framesDropped: 17, alerts: [{ kind: 'silent-rail', detail: 'no hit on the foot rail for 40 shots', since: new Date().toISOString() }] });
+    await hub.client.publishAsync('billiards/hubs/annex/state', JSON.stringify({ state: 'offline', tables: ['2'] }), { qos: 1, retain: true });
+    await hub.client.publishAsync('billiards/hubs/test/state', JSON.stringify({ state: 'online', tables: ['1'] }), { qos: 1, retain: true });
     await hub.publishState('2', {
       variant: 'skittles-5',
       status: 'playing',
@@ -201,7 +203,8 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     const page = await (await browser.newContext({ viewport: { width: 1920, height: 1080 } })).newPage();
     await page.goto(`${base}/`);
     await page.locator('.tcard[data-table="2"]').waitFor();
-    expect(await page.locator('.tcard[data-table="2"] .alert').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('.tcard[data-table="2"] .alert').count()).toBeGreaterThanOrEqual(3);
+    expect(await page.locator('.tcard[data-table="2"] .alert-hub-offline').count()).toBe(1);
     expect(await page.locator('.tcard[data-table="2"] .badge.sim').count()).toBe(1);
     await shot(page, 'overview');
     for (const path of ['/tables/1', '/overlay/1', '/']) {

@@ -40,6 +40,24 @@ describe('store', () => {
   });
 });
 
+describe('hubs', () => {
+  it('a hub that says it is offline puts an alert on its tables', () => {
+    const store = new TableStore();
+    const changes: string[] = [];
+    store.on('change', (t) => changes.push(t));
+    store.ingest('7', 'state', JSON.stringify(sampleState('7', { hub: 'annex' })));
+    expect(store.ingestHub('annex', JSON.stringify({ state: 'online', tables: ['7'] }))).toBe(true);
+    expect(store.ingestHub('annex', JSON.stringify({ state: 'offline' }))).toBe(true);
+    expect(store.hub('annex')).toEqual({ hub: 'annex', state: 'offline', tables: ['7'] });
+    expect(changes.filter((t) => t === '7')).toHaveLength(3);
+    expect(alertsFor(store.get('7')!, store.hub('annex')).map((a) => a.kind)).toContain('hub-offline');
+    const html = overviewFragment(store.list(), Date.now(), false, store.hubList()).value;
+    expect(html).toContain('annex · offline');
+    expect(html).toContain('alert-hub-offline');
+    expect(store.ingestHub('annex', 'nonsense')).toBe(false);
+  });
+});
+
 describe('pictures', () => {
   it('draws the timeline at the events’ times, or in order when times are missing', () => {
     const timed = timelineSvg([{ kind: 'ball', balls: ['white', 'red'], t: 0 }, { kind: 'cushion', rail: 'foot', t: 1000 }]).value;

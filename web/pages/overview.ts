@@ -1,5 +1,5 @@
 import { h, type Html } from '../html.ts';
-import { alertsFor, type TableRecord } from '../store.ts';
+import { alertsFor, type HubRecord, type TableRecord } from '../store.ts';
 import { isCountdown, statusText, variantName } from './scoreboard.ts';
 
 function ago(iso: string | null | undefined, now: number): string {
@@ -12,10 +12,11 @@ function ago(iso: string | null | undefined, now: number): string {
   return `${Math.round(ms / 3_600_000)} h ago`;
 }
 
-function card(rec: TableRecord, now: number, loggedIn: boolean): Html {
+function card(rec: TableRecord, now: number, loggedIn: boolean, hubs: readonly HubRecord[]): Html {
   const s = rec.state;
   const online = rec.availability ? rec.availability.state === 'online' : null;
-  const alerts = alertsFor(rec);
+  const hub = hubs.find((x) => x.hub === rec.state?.hub) ?? hubs.find((x) => x.tables.includes(rec.table));
+  const alerts = alertsFor(rec, hub);
   return h`<article class="tcard${alerts.length > 0 ? ' has-alerts' : ''}" data-table="${rec.table}">
   <header>
     <a class="tname" href="/tables/${rec.table}">Table ${rec.table}</a>
@@ -40,7 +41,11 @@ function card(rec: TableRecord, now: number, loggedIn: boolean): Html {
 </article>`;
 }
 
-export function overviewFragment(records: TableRecord[], now: number, loggedIn: boolean): Html {
-  if (records.length === 0) return h`<div class="grid empty"><p class="idle">No tables seen on the broker yet.</p></div>`;
-  return h`<div class="grid">${records.map((r) => card(r, now, loggedIn))}</div>`;
+export function overviewFragment(records: TableRecord[], now: number, loggedIn: boolean, hubs: readonly HubRecord[] = []): Html {
+  const hubLine =
+    hubs.length > 0
+      ? h`<p class="hubs">Hubs: ${hubs.map((x) => h`<span class="badge hub-${x.state}">${x.hub} · ${x.state}${x.tables.length > 0 ? ` · ${x.tables.length} table${x.tables.length === 1 ? '' : 's'}` : ''}</span> `)}</p>`
+      : '';
+  if (records.length === 0) return h`${hubLine}<div class="grid empty"><p class="idle">No tables seen on the broker yet.</p></div>`;
+  return h`${hubLine}<div class="grid">${records.map((r) => card(r, now, loggedIn, hubs))}</div>`;
 }

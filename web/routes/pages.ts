@@ -42,7 +42,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
   };
 
   app.get('/', (c) =>
-    page(c, 'Venue overview · Billiards', h`<main class="overview"><h1>Venue overview</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null)}</div></main>`, {
+    page(c, 'Venue overview · Billiards', h`<main class="overview"><h1>Venue overview</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null, store.hubList())}</div></main>`, {
       scripts: ['overview.js'],
       bodyClass: 'page-overview',
     }),
