@@ -14,6 +14,7 @@ export function loginPage(next: string, error: string | null): string {
     <label>User name <input name="username" autocomplete="username" required autofocus></label>
     <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
     <button class="btn primary" type="submit">Log in</button>
+    <p class="muted"><a href="/">← Venue overview and scoreboards</a></p>
   </form>
 </main>`,
   });
