@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { sameText } from './auth.ts';
 import { jsonError, ownOrigin, SESSION_COOKIE, type AppDeps, type Env } from './routes/common.ts';
@@ -25,6 +26,9 @@ export function security(app: Hono<Env>, d: AppDeps): void {
       referrerPolicy: 'same-origin',
     }),
   );
+
+  // No request needs more than this (a shot of 500 events is about 50 kB).
+  app.use('*', bodyLimit({ maxSize: 256 * 1024, onError: () => jsonError(413, 'the request body is too large (at most 256 kB)') }));
 
   app.use('*', async (c, next) => {
     c.set('session', sessions.get(getCookie(c, SESSION_COOKIE)));

@@ -262,6 +262,13 @@ describe('commands over MQTT', () => {
     expect(stub.published).toHaveLength(0);
   });
 
+  it('refuses oversized bodies with 413 JSON', async () => {
+    const { app } = await panel();
+    const res = await app.request('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'x'.repeat(300_000), password: 'y' }) });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toMatch(/too large/);
+  });
+
   it('answers 504 JSON when the hub does not answer in time, 422 with the hub error', async () => {
     const { app, stub } = await panel();
     const s = await login(app);
