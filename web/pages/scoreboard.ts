@@ -117,6 +117,8 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
         : s.status === 'drawn'
           ? h`<div class="banner end">Drawn${s.endRule ? h` · ${s.endRule}` : ''}</div>`
           : '';
+  // Shot events are not retained on the broker: after a restart the picture waits for the next shot.
+  const noTimeline = s.shots.length > 0 ? 'The timeline appears with the next shot' : 'No shot yet';
   const instructions = (s.instructions ?? []) as readonly { item: string; to: string; rule: string }[];
   return h`<div class="sb ${skittles ? 'sb-skittles' : 'sb-carom'}${compact ? ' compact' : ''}" data-seq="${s.seq}" data-status="${s.status}">
   <header class="sb-head">
@@ -130,10 +132,12 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
   ${compact ? h`${figureLine(s)}${lastShotLine(s)}` : h`<section class="detail">
     ${figureLine(s)}
     ${lastShotLine(s)}
-    ${skittles ? h`<div class="skittle-row"><figure class="skittles">${skittlesSvg(s.variant, fallenSkittles(rec))}<figcaption>Skittles down on the last shot: ${[...fallenSkittles(rec)].join(', ') || 'none'}</figcaption></figure>
-      <div class="instructions"><h3>Set up</h3>${instructions.length === 0 ? h`<p class="muted">Nothing to place.</p>` : h`<ul>${instructions.map((x) => h`<li><strong>${x.item}</strong> → ${x.to} <span class="rule">${x.rule}</span></li>`)}</ul>`}</div></div>` : ''}
-    ${!skittles && instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">Place</span>${instructions.map((x) => h`<span class="ls-text">${x.item} → ${x.to}</span><span class="rule">${x.rule}</span>`)}</div>` : ''}
-    <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [])}${timelineSvg(rec.lastShot?.events ?? [], 'narrow')}</figure>
+    ${skittles
+      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>Skittles down on the last shot: ${[...fallenSkittles(rec)].join(', ') || 'none'}</figcaption>${skittlesSvg(s.variant ?? '', fallenSkittles(rec))}</figure>
+      <div class="side">${instructions.length === 0 ? h`<div class="instructions none"><h3>Set up: nothing to place</h3></div>` : h`<div class="instructions"><h3>Set up</h3><ul>${instructions.map((x) => h`<li><strong>${x.item}</strong> → ${x.to} <span class="rule">${x.rule}</span></li>`)}</ul></div>`}
+      <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [], 'narrow', noTimeline)}</figure></div></div>`
+      : h`${instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">Place</span>${instructions.map((x) => h`<span class="ls-text">${x.item} → ${x.to}</span><span class="rule">${x.rule}</span>`)}</div>` : ''}
+    <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [], 'wide', noTimeline)}${timelineSvg(rec.lastShot?.events ?? [], 'narrow', noTimeline)}</figure>`}
   </section>`}
 </div>`;
 }

@@ -41,7 +41,7 @@ function label(e: AnyEvent): string {
 }
 
 /** The last shot as a timeline: one lane per kind of event, markers at their times `t` (ms). */
-export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow' = 'wide'): Html {
+export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow' = 'wide', empty = 'No shot yet'): Html {
   const narrow = shape === 'narrow';
   const list = events.filter((e): e is AnyEvent => typeof e === 'object' && e !== null);
   const W = narrow ? 1000 : 2000;
@@ -52,7 +52,7 @@ export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow'
   const used = LANES.filter((l) => l.key === 'cushion' || l.key === 'ball' || list.some((e) => lane(e.kind) === l.key));
   const H = 40 + used.length * laneH + 44;
   if (list.length === 0) {
-    return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} 160" role="img" aria-label="no shot yet"><text x="${W / 2}" y="90" text-anchor="middle" class="tl-empty">No shot yet</text></svg>`;
+    return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} 160" role="img" aria-label="${empty}"><text x="${W / 2}" y="90" text-anchor="middle" class="tl-empty">${empty}</text></svg>`;
   }
   const times = list.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : null));
   const known = times.filter((t): t is number => t !== null);
