@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MatchView } from '../rules/view.ts';
 import { matchSchema, refereeSchema, shotSchema } from '../matchlog/schema.ts';
+import { FOUL_KINDS } from '../rules/ids.ts';
 
 /**
  * The one typed map of MQTT topics and payloads (CONTRACT §3), shared by the hub and the
@@ -96,6 +97,13 @@ export const commandSchemas = {
   'match/start': z.strictObject({ ...auth, table, ...matchSchema.shape }),
   'match/shot': z.strictObject({ ...auth, table, shot: shotSchema }),
   'match/referee': z.strictObject({ ...auth, table, referee: refereeSchema }),
+  /** Extension (web panel): fouls and a declaration for the next shot the table cuts; an empty one clears them. */
+  'match/next-shot': z.strictObject({
+    ...auth,
+    table,
+    declare: z.enum(['safety', 'carom']).nullable(),
+    fouls: z.array(z.strictObject({ foul: z.enum(FOUL_KINDS), by: z.enum(['shooter', 'opponent']) })).max(9),
+  }),
   'match/export': z.strictObject({ ...base, table, format: z.enum(['jsonl', 'csv']) }),
   'table/thresholds': z.strictObject({
     ...auth,

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { h, jsonBlock } from '../../web/html.ts';
+import { overviewFragment } from '../../web/pages/overview.ts';
+import { refereeFragment } from '../../web/pages/referee.ts';
+import { scoreboardFragment } from '../../web/pages/scoreboard.ts';
+import { skittlesSvg, timelineSvg } from '../../web/pages/svg.ts';
+import { alertsFor, TableStore } from '../../web/store.ts';
+import { sampleState } from './support/states.ts';
+
+describe('html', () => {
+  it('escapes interpolations and JSON blocks', () => {
+    expect(h`<p>${'<b>"x"&'}</p>`.value).toBe('<p>&lt;b&gt;&quot;x&quot;&amp;</p>');
+    expect(jsonBlock('c', { s: '</script><script>alert(1)</script>' }).value).not.toContain('</script><script>');
+  });
+});
+
+describe('store', () => {
+  it('keeps the latest of each topic and ignores what it cannot read', () => {
+    const store = new TableStore();
+    const changes: string[] = [];
+    store.on('change', (t) => changes.push(t));
+    expect(store.ingest('1', 'state', JSON.stringify(sampleState('1')))).toBe(true);
+    expect(store.ingest('1', 'state', '{"table":"1"}')).toBe(false);
+    expect(store.ingest('1', 'availability', '{"state":"offline"}')).toBe(true);
+    expect(store.ingest('bad id', 'state', JSON.stringify(sampleState('x')))).toBe(false);
+    expect(store.ingest('1', 'bogus', '{}')).toBe(false);
+    expect(store.get('1')?.state?.seq).toBe(7);
+    expect(changes).toEqual(['1', '1']);
+    store.ingest('1', 'state', '');
+    store.ingest('1', 'availability', '');
+    expect(store.get('1')).toBeUndefined();
+  });
+
+  it('derives alerts: a prompt waiting and a link down, plus those the hub reports', () => {
+    const store = new TableStore();
+    store.ingest('1', 'state', JSON.stringify(sampleState('1', { status: 'awaiting-referee', prompt: { question: 'Which ball?', rules: [], facts: [], options: [] } })));
+    store.ingest('1', 'availability', '{"state":"offline"}');
+    store.ingest('1', 'health', JSON.stringify({ link: 'up', lastHeartbeatAt: null, framesDropped: 3, alerts: [{ kind: 'stuck-skittle', detail: 'king reads down for 5 min' }] }));
+    expect(alertsFor(store.get('1')!).map((a) => a.kind)).toEqual(['stuck-skittle', 'prompt-waiting', 'link-down']);
+  });
+});
+
+describe('hubs', () => {
+  it('a hub that says it is offline puts an alert on its tables', () => {
+    const store = new TableStore();
+    const changes: string[] = [];
+    store.on('change', (t) => changes.push(t));
+    store.ingest('7', 'state', JSON.stringify(sampleState('7', { hub: 'annex' })));
+    expect(store.ingestHub('annex', JSON.stringify({ state: 'online', tables: ['7'] }))).toBe(true);
+    expect(store.ingestHub('annex', JSON.stringify({ state: 'offline' }))).toBe(true);
+    expect(store.hub('annex')).toEqual({ hub: 'annex', state: 'offline', tables: ['7'] });
+    expect(changes.filter((t) => t === '7')).toHaveLength(3);
+    expect(alertsFor(store.get('7')!, store.hub('annex')).map((a) => a.kind)).toContain('hub-offline');
+    const html = overviewFragment(store.list(), Date.now(), false, store.hubList()).value;
+    expect(html).toContain('annex · offline');
+    expect(html).toContain('alert-hub-offline');
+    expect(store.ingestHub('annex', 'nonsense')).toBe(false);
+  });
+});
+
+describe('pictures', () => {
+  it('draws the timeline at the events’ times, or in order when times are missing', () => {
+    const timed = timelineSvg([{ kind: 'ball', balls: ['white', 'red'], t: 0 }, { kind: 'cushion', rail: 'foot', t: 1000 }]).value;
+    expect(timed).toContain('white–red');
+    expect(timed).toContain('foot');
+    expect(timed).toContain('1.0 s');
+    expect(timelineSvg([{ kind: 'cushion', rail: 'head' }]).value).toContain('order only');
+    expect(timelineSvg([]).value).toContain('No shot yet');
+  });
+
+  it('marks fallen skittles', () => {
+    const svg = skittlesSvg('skittles-5', new Set(['king'])).value;
+    expect(svg.match(/class="pin down"/g)).toHaveLength(1);
+    expect(svg.match(/class="pin up"/g)).toHaveLength(4);
+    expect(skittlesSvg('skittles-7-pyramid', new Set()).value.match(/class="pin up"/g)).toHaveLength(7);
+  });
+});
+
+describe('fragments', () => {
+  const rec = (over = {}) => ({ table: '1', state: sampleState('1', over), availability: null, health: null, lastShot: null });
+
+  it('scoreboard: scores, whose turn, last shot with its rule ids; waiting without state', () => {
+    const html = scoreboardFragment(rec(), '1').value;
+    expect(html).toContain('data-score="12"');
+    expect(html).toMatch(/class="player active"[^>]*data-player="Ana"/);
+    expect(html).toContain('<span class="rule">TC-1</span>');
+    expect(scoreboardFragment(undefined, '9').value).toContain('Waiting for this table');
+  });
+
+  it('scoreboard: countdown games say what is left; the simulated label shows', () => {
+    const html = scoreboardFragment(rec({ variant: 'skittles-7-pyramid', simulated: true }), '1').value;
+    expect(html).toContain('left of 40');
+    expect(html).toContain('SIMULATED');
+    expect(html).toContain('skittles-svg');
+  });
+
+  it('referee: the prompt shows the question, the facts and one button per option', () => {
+    const prompt = {
+      question: 'How did this shot end?',
+      rules: ['TC-1'],
+      facts: [{ event: 1, kind: 'cushion' as const, field: 'ball' as const, candidates: ['white', 'red'] }],
+      options: [
+        { index: 0, ruling: 'score' as const, points: 1, foul: null, turnPasses: false, rules: ['TC-1'] },
+        { index: 1, ruling: 'no-score' as const, points: 0, foul: null, turnPasses: true, rules: ['TC-1'] },
+      ],
+    };
+    const html = refereeFragment(rec({ status: 'awaiting-referee', prompt }), '1').value;
+    expect(html).toContain('How did this shot end?');
+    expect(html).toContain('Event 2 (cushion): ball is one of <strong>white / red</strong>');
+    expect(html.match(/data-action="ruling"/g)).toHaveLength(2);
+  });
+
+  it('an idle table (no match yet, as the hub publishes it) reads as such everywhere', () => {
+    const store = new TableStore();
+    const idle = { table: '4', seq: 1, updatedAt: '2026-01-01T00:00:00Z', shotCount: 0, hub: 'h', simulated: false, lastShotEndedAt: null, pendingShots: 0, nextShot: null, match: null, status: 'idle', variant: null, winner: null, turn: null, players: [], prompt: null, shots: [], cueBall: null, endRule: null, instructions: [] };
+    expect(store.ingest('4', 'state', JSON.stringify(idle))).toBe(true);
+    const r = store.get('4')!;
+    expect(scoreboardFragment(r, '4').value).toContain('No match on this table yet');
+    expect(refereeFragment(r, '4').value).toContain('No match on this table');
+    expect(overviewFragment([r], Date.now(), false).value).toContain('No match');
+  });
+
+  it('referee: shots queued behind a prompt are counted', () => {
+    expect(refereeFragment(rec({ pendingShots: 2 }), '1').value).toContain('2 shots from the sensors waiting');
+  });
+
+  it('overview: links for everyone, console links only when logged in', () => {
+    const r = rec();
+    expect(overviewFragment([r], Date.now(), false).value).not.toContain('/referee/1');
+    expect(overviewFragment([r], Date.now(), true).value).toContain('/referee/1');
+    expect(overviewFragment([], Date.now(), false).value).toContain('No tables seen');
+  });
+});

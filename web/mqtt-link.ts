@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import { commandSchemas, topics, type CommandName, type CommandResponse } from '../hub/contract/mqtt.ts';
+import type { ResolvedOptions } from './options.ts';
+import type { TableStore } from './store.ts';
+
+export class HubRequestError extends Error {
+  constructor(
+    readonly status: 502 | 503 | 504 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Pending {
+  command: string;
+  resolve: (data: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The panel's own MQTT client: subscribes to every table of every hub, feeds the store,
+ * and sends commands as requests, matching responses by transaction id.
+ */
+export class MqttLink {
+  private client: MqttClient | null = null;
+  private owned = false;
+  private readonly pending = new Map<string, Pending>();
+  private readonly t: ReturnType<typeof topics>;
+  private readonly onMessage = (topic: string, payload: Buffer) => this.message(topic, payload);
+  private readonly onConnect = () => this.subscribe();
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly store: TableStore,
+  ) {
+    this.t = topics(options.baseTopic);
+  }
+
+  get connected(): boolean {
+    return this.client?.connected === true;
+  }
+
+  start(): void {
+    const o = this.options.mqtt;
+    if ('client' in o) {
+      this.client = o.client;
+      this.owned = false;
+    } else {
+      this.client = mqtt.connect(o.url, {
+        username: o.username,
+        password: o.password,
+        clientId: o.clientId ?? `billiards-web-${randomUUID().slice(0, 8)}`,
+        reconnectPeriod: 1000,
+        connectTimeout: 10_000,
+        resubscribe: false,
+      });
+      this.client.on('error', () => undefined);
+      this.owned = true;
+    }
+    this.client.on('message', this.onMessage);
+    this.client.on('connect', this.onConnect);
+    if (this.client.connected) this.subscribe();
+  }
+
+  async stop(): Promise<void> {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new HubRequestError(503, 'the web panel is stopping'));
+      this.pending.delete(id);
+    }
+    const client = this.client;
+    this.client = null;
+    if (!client) return;
+    client.off('message', this.onMessage);
+    client.off('connect', this.onConnect);
+    if (this.owned) await client.endAsync(true);
+    else if (client.connected) await client.unsubscribeAsync(this.subscriptions()).catch(() => undefined);
+  }
+
+  /** Sends one command and waits for its response; the caller's fields are validated by the contract schema. */
+  async request<C extends CommandName>(command: C, fields: Record<string, unknown>): Promise<unknown> {
+    const client = this.client;
+    if (!client || !client.connected) throw new HubRequestError(503, 'the panel is not connected to the MQTT broker');
+    const transaction = randomUUID();
+    const body = { transaction, ...fields };
+    const checked = commandSchemas[command].safeParse(body);
+    if (!checked.success) throw new HubRequestError(422, `${command}: ${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message}`);
+    const timeoutMs = this.options.requestTimeoutMs;
+    const answer = new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(transaction);
+        reject(new HubRequestError(504, `the hub did not answer ${command} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(transaction, { command, resolve, reject, timer });
+    });
+    try {
+      await client.publishAsync(this.t.request(command), JSON.stringify(body), { qos: 1 });
+    } catch (e) {
+      const p = this.pending.get(transaction);
+      if (p) clearTimeout(p.timer);
+      this.pending.delete(transaction);
+      throw new HubRequestError(503, `could not publish ${command}: ${(e as Error).message}`);
+    }
+    return answer;
+  }
+
+  private subscriptions(): string[] {
+    const b = this.options.baseTopic;
+    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/hubs/+/state`, `${b}/response/#`];
+  }
+
+  private subscribe(): void {
+    this.client?.subscribe(this.subscriptions(), { qos: 1 }, () => undefined);
+  }
+
+  private message(topic: string, payload: Buffer): void {
+    const base = this.options.baseTopic;
+    if (!topic.startsWith(`${base}/`)) return;
+    const rest = topic.slice(base.length + 1).split('/');
+    if (rest[0] === 'tables' && rest.length === 3) {
+      this.store.ingest(rest[1]!, rest[2]!, payload);
+      return;
+    }
+    if (rest[0] === 'hubs' && rest.length === 3 && rest[2] === 'state') {
+      this.store.ingestHub(rest[1]!, payload);
+      return;
+    }
+    if (rest[0] === 'response' && rest.length >= 2) this.response(payload);
+  }
+
+  private response(payload: Buffer): void {
+    let raw: CommandResponse;
+    try {
+      raw = JSON.parse(payload.toString()) as CommandResponse;
+    } catch {
+      return;
+    }
+    if (typeof raw !== 'object' || raw === null || typeof raw.transaction !== 'string') return;
+    const p = this.pending.get(raw.transaction);
+    if (!p) return;
+    this.pending.delete(raw.transaction);
+    clearTimeout(p.timer);
+    if (raw.status === 'ok') p.resolve(raw.data ?? null);
+    else p.reject(new HubRequestError(422, typeof raw.error === 'string' && raw.error !== '' ? raw.error : `${p.command} failed`));
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { MqttClient } from 'mqtt';
+
+/** The options of `createWebPanel`, checked once at the edge; every error names the bad option. */
+const mqttUrl = z.strictObject({
+  url: z.string().regex(/^(mqtts?|wss?|tcp|ssl):\/\/\S+$/, 'a broker URL such as mqtt://127.0.0.1:1883'),
+  username: z.string().min(1).optional(),
+  password: z.string().optional(),
+  clientId: z.string().min(1).max(100).optional(),
+});
+const mqttClient = z.strictObject({
+  client: z.custom<MqttClient>(
+    (v) => typeof v === 'object' && v !== null && typeof (v as { publish?: unknown }).publish === 'function' && typeof (v as { subscribe?: unknown }).subscribe === 'function',
+    'an mqtt.js MqttClient',
+  ),
+});
+
+export const optionsSchema = z.strictObject({
+  mqtt: z.union([mqttUrl, mqttClient], { error: 'either { url, username?, password? } or { client }' }),
+  baseTopic: z.string().regex(/^[^#+\s]+[^#+\s/]$|^[^#+\s/]$/, 'an MQTT topic prefix without wildcards or a trailing /').default('billiards'),
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(8080),
+  venue: z.strictObject({
+    username: z.string().min(1).max(100),
+    passwordHash: z.string().regex(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/, 'a hash made by hashPassword(): scrypt$N$r$p$salt$hash'),
+  }),
+  /** Venue password sent with MQTT commands; when absent, the password typed at login (kept in the server-side session) is sent. */
+  commandPassword: z.string().min(1).max(200).optional(),
+  health: z.custom<() => { ok: boolean; [k: string]: unknown }>((v) => typeof v === 'function', 'a function returning { ok: boolean, … }').optional(),
+  requestTimeoutMs: z.number().int().min(1).max(600_000).default(5000),
+  clock: z.custom<() => number>((v) => typeof v === 'function', 'a function returning milliseconds since the epoch').default(() => Date.now),
+  sessionTtlMs: z.number().int().min(1000).default(8 * 60 * 60 * 1000),
+  loginAttemptsPerMinute: z.number().int().min(1).max(1000).default(5),
+  /** Take the client IP from X-Forwarded-For (only behind a trusted reverse proxy). */
+  trustProxy: z.boolean().default(false),
+});
+
+export type WebPanelOptions = z.input<typeof optionsSchema>;
+export type ResolvedOptions = z.output<typeof optionsSchema>;
+
+export function parseOptions(input: unknown): ResolvedOptions {
+  const parsed = optionsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.length > 0 ? issue.path.join('.') : '(options)';
+  const extra = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+  throw new TypeError(`createWebPanel: option '${path}': ${issue.message}${extra}`);
+}

@@ -1,0 +1,52 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { z } from 'zod';
+import type { RateLimiter, Session, SessionStore } from '../auth.ts';
+import type { MqttLink } from '../mqtt-link.ts';
+import type { ResolvedOptions } from '../options.ts';
+import type { StreamRegistry } from '../sse.ts';
+import { TABLE_ID, type TableStore } from '../store.ts';
+
+/** What every route module gets: the parsed options and the panel's services. */
+export interface AppDeps {
+  options: ResolvedOptions;
+  store: TableStore;
+  link: MqttLink;
+  sessions: SessionStore;
+  loginLimiter: RateLimiter;
+  streams: StreamRegistry;
+  clientIp: (c: Context) => string;
+}
+
+export type Env = { Variables: { session: Session | null } };
+
+export const SESSION_COOKIE = 'bsid';
+
+export const jsonError = (status: number, error: string) => Response.json({ error }, { status });
+
+export function zodMessage(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const path = issue.path.join('.');
+  const extra = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+  return `${path ? `${path}: ` : ''}${issue.message}${extra}`;
+}
+
+export const needLoginApi: MiddlewareHandler<Env> = async (c, next) => (c.get('session') ? next() : jsonError(401, 'log in first'));
+export const needLoginPage: MiddlewareHandler<Env> = async (c, next) =>
+  c.get('session') ? next() : c.redirect(`/login?next=${encodeURIComponent(c.req.path)}`, 303);
+
+/** The `:table` parameter, or a 404 for anything that cannot be a table id. */
+export function tableParam(c: Context): string {
+  const table = c.req.param('table') ?? '';
+  if (!TABLE_ID.test(table)) throw new HTTPException(404, { message: `unknown table '${table.slice(0, 40)}'` });
+  return table;
+}
+
+/** This panel's origin as the browser sees it (behind a trusted proxy: X-Forwarded-Proto/Host). */
+export function ownOrigin(c: Context, trustProxy: boolean): string {
+  const url = new URL(c.req.url);
+  if (!trustProxy) return url.origin;
+  const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() || url.protocol.replace(':', '');
+  const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim() || url.host;
+  return `${proto}://${host}`;
+}

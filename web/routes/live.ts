@@ -1,0 +1,36 @@
+import type { Hono } from 'hono';
+import { overviewFragment } from '../pages/overview.ts';
+import { refereeFragment } from '../pages/referee.ts';
+import { scoreboardFragment } from '../pages/scoreboard.ts';
+import { sseStream } from '../sse.ts';
+import { tableParam, type AppDeps, type Env } from './common.ts';
+
+/** SSE: `/events` (every table) and `/events/:table`, with server-rendered fragments on request. */
+export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
+  const { options, store } = d;
+  const now = () => options.clock();
+  const recPayload = (table: string) => {
+    const rec = store.get(table);
+    return { table, state: rec?.state ?? null, availability: rec?.availability ?? null, health: rec?.health ?? null };
+  };
+  app.get('/events', (c) => {
+    const view = c.req.query('view');
+    const loggedIn = c.get('session') !== null;
+    if (view === 'overview') {
+      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn, store.hubList()).value }), refreshMs: 5000, whole: true });
+    }
+    return sseStream(c, { store, registry: d.streams, table: null, payload: recPayload });
+  });
+  app.get('/events/:table', (c) => {
+    const table = tableParam(c);
+    const view = c.req.query('view');
+    const render =
+      view === 'scoreboard' || view === 'overlay'
+        ? () => scoreboardFragment(store.get(table), table, { compact: view === 'overlay' }).value
+        : view === 'referee'
+          ? () => refereeFragment(store.get(table), table).value
+          : null;
+    return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? { html: render() } : {}) }) });
+  });
+
+}

@@ -1,0 +1,117 @@
+// Hardware page: live sensor hits, amplitudes, thresholds sent to the board, guided tap test.
+import { api, live, toast } from './common.js';
+
+const main = document.querySelector('main.hw');
+const table = main.dataset.table;
+const hits = new Map();
+const log = document.getElementById('sensor-log');
+
+function flash(el, ms = 400) {
+  if (!el) return;
+  el.classList.add('hit');
+  clearTimeout(el._t);
+  el._t = setTimeout(() => el.classList.remove('hit'), ms);
+}
+
+// Impact channels: 0–5 rail piezos (the hub says which rail), 6 ball contact.
+function channelOf(ev) {
+  if (typeof ev.channel === 'number') return ev.channel;
+  if (ev.sensor === 'click') return 6;
+  return null;
+}
+
+function meter(id, value) {
+  const bar = document.getElementById(`bar-${id}`);
+  if (bar) bar.style.width = `${Math.min(100, (value / 255) * 100)}%`;
+  const label = document.getElementById(`amp-${id}`);
+  if (label) label.textContent = String(value);
+}
+
+// Tap test state: the rail being asked for, and the results.
+const order = ['head', 'foot', 'left', 'right'];
+let testIndex = -1;
+let testTimer = null;
+const msg = document.getElementById('taptest-msg');
+const items = [...document.querySelectorAll('#taptest li')];
+
+function ask() {
+  clearTimeout(testTimer);
+  document.querySelectorAll('.rail.expected').forEach((r) => r.classList.remove('expected'));
+  if (testIndex >= order.length) {
+    const failed = items.filter((li) => li.classList.contains('fail')).length;
+    msg.textContent = failed === 0 ? 'Tap test passed: every rail answered on its own channel.' : `Tap test: ${failed} rail(s) failed.`;
+    testIndex = -1;
+    return;
+  }
+  const rail = order[testIndex];
+  items.forEach((li, i) => li.classList.toggle('current', i === testIndex));
+  document.getElementById(`rail-${rail}`).classList.add('expected');
+  msg.textContent = `Tap the ${rail} rail now…`;
+  testTimer = setTimeout(() => result(false, 'no hit within 10 s'), 10_000);
+}
+
+function result(pass, detail) {
+  const li = items[testIndex];
+  li.classList.remove('current');
+  li.classList.add(pass ? 'pass' : 'fail');
+  li.querySelector('.tt-state').textContent = pass ? `ok (${detail})` : `failed: ${detail}`;
+  testIndex += 1;
+  ask();
+}
+
+document.getElementById('taptest-start').addEventListener('click', () => {
+  items.forEach((li) => {
+    li.classList.remove('pass', 'fail');
+    li.querySelector('.tt-state').textContent = 'not tested';
+  });
+  testIndex = 0;
+  ask();
+});
+
+function onEvent(ev) {
+  if (ev.type !== 'sensor') return;
+  const ch = channelOf(ev);
+  if (ev.sensor === 'rail-hit' && ev.rail) flash(document.getElementById(`rail-${ev.rail}`));
+  if (ev.sensor === 'click') flash(document.getElementById('ball-click'));
+  if (ev.sensor === 'skittle' && ev.skittle) flash(document.getElementById(`sk-${ev.skittle}`), ev.state === 'down' ? 1500 : 250);
+  if (ch !== null) {
+    hits.set(ch, (hits.get(ch) || 0) + 1);
+    const count = document.getElementById(`hits-${ch}`);
+    if (count) count.textContent = String(hits.get(ch));
+    if (typeof ev.amplitude === 'number') meter(ch, ev.amplitude);
+  }
+  if (ev.sensor === 'vibration' && typeof ev.level === 'number') meter('vibration', ev.level);
+  const li = document.createElement('li');
+  const parts = [new Date(ev.at).toLocaleTimeString(), ev.sensor, ev.rail, ev.skittle, ev.state, ch !== null ? `ch${ch}` : null, typeof ev.amplitude === 'number' ? `amp ${ev.amplitude}` : null, typeof ev.level === 'number' ? `level ${ev.level}` : null];
+  li.textContent = parts.filter((p) => p !== null && p !== undefined && p !== '').join(' ');
+  log.prepend(li);
+  while (log.children.length > 50) log.lastChild.remove();
+  if (testIndex >= 0 && ev.sensor === 'rail-hit') {
+    const want = order[testIndex];
+    if (ev.rail === want) result(true, `channel ${ch}${typeof ev.amplitude === 'number' ? ', amplitude ' + ev.amplitude : ''}`);
+    else result(false, `the hit came as ${ev.rail || '?'} (channel ${ch})`);
+  }
+}
+
+live(`/events/${encodeURIComponent(table)}`, { event: onEvent });
+
+const tf = document.getElementById('thresholds-form');
+tf.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const d = new FormData(tf);
+  const channels = [0, 1, 2, 3, 4, 5, 6].map((channel) => ({
+    channel,
+    threshold: Number(d.get(`threshold-${channel}`)),
+    refractoryMs: Number(d.get(`refractory-${channel}`)),
+  }));
+  const button = tf.querySelector('button');
+  button.disabled = true;
+  try {
+    await api('POST', `/api/tables/${encodeURIComponent(table)}/thresholds`, { channels });
+    toast('Thresholds sent to the board', true);
+  } catch (err) {
+    toast(err.message, false);
+  } finally {
+    button.disabled = false;
+  }
+});

@@ -1,0 +1,5 @@
+// Venue overview: the server renders the grid; this swaps it in on every change.
+import { live, swap } from './common.js';
+
+const el = document.getElementById('live');
+live('/events?view=overview', { state: (msg) => swap(el, msg.html) });

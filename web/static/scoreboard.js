@@ -1,0 +1,84 @@
+// Scoreboard and overlay: live state, shot clock (?clock=40&ext=1&warn=10), spoken scores (?speak=1).
+import { config, live, swap } from './common.js';
+
+const cfg = config();
+const liveEl = document.getElementById('live');
+let state = null;
+
+const clockEl = document.getElementById('shotclock');
+const extensionsUsed = new Map();
+let clockStart = null;
+let clockExtra = 0;
+
+function clockKey() {
+  return state && state.turn ? `${state.table}:${(state.match && state.match.players || []).join(',')}:${state.turn}` : null;
+}
+
+function tick() {
+  if (!clockEl) return;
+  const running = state && state.status === 'playing' && clockStart !== null;
+  clockEl.hidden = !running;
+  document.body.classList.toggle('has-clock', Boolean(running));
+  if (!running) return;
+  const elapsed = (Date.now() - clockStart) / 1000;
+  const left = Math.max(0, Math.ceil(cfg.clock + clockExtra - elapsed));
+  clockEl.querySelector('.sc-time').textContent = String(left);
+  const key = clockKey();
+  const used = key ? extensionsUsed.get(key) || 0 : 0;
+  clockEl.querySelector('.sc-ext').textContent = cfg.ext > 0 ? `ext ${cfg.ext - used}` : '';
+  clockEl.classList.toggle('warning', left > 0 && left <= cfg.warn);
+  clockEl.classList.toggle('expired', left === 0);
+}
+
+function takeExtension() {
+  const key = clockKey();
+  if (!key || !cfg.ext) return;
+  const used = extensionsUsed.get(key) || 0;
+  if (used >= cfg.ext) return;
+  extensionsUsed.set(key, used + 1);
+  clockExtra += cfg.clock;
+  tick();
+}
+
+if (clockEl) {
+  setInterval(tick, 200);
+  clockEl.addEventListener('click', takeExtension);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'e' || e.key === 'E') takeExtension();
+  });
+}
+
+function speak(prev, next) {
+  if (!cfg.speak || !('speechSynthesis' in window) || !prev || !next) return;
+  if (next.seq <= prev.seq) return;
+  const parts = [];
+  if (next.status === 'finished' && next.winner) parts.push(`Game. ${next.winner} wins.`);
+  else if (next.status === 'awaiting-referee') parts.push('Referee decision.');
+  for (const p of next.players) {
+    const before = prev.players.find((q) => q.name === p.name);
+    if (!before || before.score !== p.score) parts.push(`${p.name}, ${p.score}.`);
+  }
+  if (parts.length === 0 && next.turn && next.turn !== prev.turn) parts.push(`${next.turn} to play.`);
+  if (parts.length === 0) return;
+  const u = new SpeechSynthesisUtterance(parts.join(' '));
+  u.rate = 0.95;
+  window.speechSynthesis.speak(u);
+}
+
+function onState(msg) {
+  const next = msg.state;
+  if (msg.html !== undefined) swap(liveEl, msg.html);
+  const prev = state;
+  state = next;
+  if (!next) return;
+  speak(prev, next);
+  const started = next.lastShotEndedAt ? Date.parse(next.lastShotEndedAt) : null;
+  const changedTurnOrShot = !prev || prev.lastShotEndedAt !== next.lastShotEndedAt || prev.turn !== next.turn;
+  if (changedTurnOrShot) {
+    clockStart = started !== null && Number.isFinite(started) ? started : next.shotCount === 0 ? Date.now() : null;
+    clockExtra = 0;
+  }
+  tick();
+}
+
+live(`/events/${encodeURIComponent(cfg.table)}?view=${cfg.view}`, { state: onState });

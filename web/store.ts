@@ -1,0 +1,218 @@
+import { EventEmitter } from 'node:events';
+import { z } from 'zod';
+import type { Availability, TableEvent, TableHealth, TableState } from '../hub/contract/mqtt.ts';
+import type { MatchView } from '../hub/rules/view.ts';
+
+/**
+ * The latest of everything each table published, kept in memory. Payloads are parsed once
+ * here (STYLE 10): the fields the panel reads are checked, the rest passes through untouched.
+ */
+const player = z.looseObject({ name: z.string(), score: z.number(), innings: z.number(), highRun: z.number(), average: z.number() });
+const stateSchema = z.looseObject({
+  table: z.string(),
+  seq: z.number(),
+  variant: z.string().nullable(),
+  status: z.enum(['idle', 'playing', 'awaiting-referee', 'finished', 'drawn']),
+  players: z.array(player).default([]),
+  turn: z.string().nullable().default(null),
+  shots: z.array(z.looseObject({ shooter: z.string(), points: z.number(), rules: z.array(z.string()) })).default([]),
+  instructions: z.array(z.looseObject({ item: z.string(), to: z.string() })).default([]),
+  prompt: z.looseObject({ question: z.string(), facts: z.array(z.unknown()).default([]), options: z.array(z.unknown()).default([]), rules: z.array(z.string()).default([]) }).nullable().default(null),
+});
+const availabilitySchema = z.looseObject({ state: z.enum(['online', 'offline']) });
+const healthSchema = z.looseObject({
+  link: z.enum(['up', 'down']),
+  lastHeartbeatAt: z.string().nullable(),
+  framesDropped: z.number(),
+  alerts: z.array(z.looseObject({ kind: z.string(), detail: z.string() })).default([]),
+});
+const eventSchema = z.looseObject({ type: z.enum(['sensor', 'shot', 'match']) });
+
+/**
+ * A table's state as the panel reads it: TableState (CONTRACT §3) with the MatchView fields
+ * spelled out (`Omit` over MatchView's index signature would lose them), an idle table
+ * (`status: 'idle'`, `variant: null`) included.
+ */
+export type TableView = Pick<MatchView, 'winner' | 'turn' | 'players' | 'prompt' | 'shots' | 'cueBall' | 'endRule' | 'instructions'> & {
+  status: TableState['status'];
+  variant: string | null;
+  table: string;
+  seq: number;
+  updatedAt: string;
+  shotCount: number;
+  hub: string;
+  simulated: boolean;
+  lastShotEndedAt: string | null;
+  pendingShots?: number;
+  nextShot?: TableState['nextShot'];
+  match: TableState['match'];
+  [extra: string]: unknown;
+};
+
+export const TABLE_ID = /^[A-Za-z0-9_-]{1,40}$/;
+
+export interface TableRecord {
+  table: string;
+  state: TableView | null;
+  availability: Availability | null;
+  health: TableHealth | null;
+  /** The last shot event (its sensor events with times), for the timeline. */
+  lastShot: Extract<TableEvent, { type: 'shot' }> | null;
+}
+
+/** `<base>/hubs/<hub>/state` (extension): each hub says it is online, and which tables it owns. */
+export interface HubRecord {
+  hub: string;
+  state: 'online' | 'offline';
+  tables: string[];
+}
+const hubSchema = z.looseObject({ state: z.enum(['online', 'offline']), tables: z.array(z.string()).default([]) });
+
+export interface Alert {
+  kind: string;
+  detail: string;
+}
+
+export type StoreEvents = {
+  change: [table: string];
+  event: [table: string, event: TableEvent];
+};
+
+export class TableStore extends EventEmitter<StoreEvents> {
+  private readonly tables = new Map<string, TableRecord>();
+  private readonly hubs = new Map<string, HubRecord>();
+
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  list(): TableRecord[] {
+    return [...this.tables.values()].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
+  }
+
+  get(table: string): TableRecord | undefined {
+    return this.tables.get(table);
+  }
+
+  states(): TableView[] {
+    return this.list().flatMap((r) => (r.state ? [r.state] : []));
+  }
+
+  clear(): void {
+    this.tables.clear();
+    this.hubs.clear();
+  }
+
+  hubList(): HubRecord[] {
+    return [...this.hubs.values()].sort((a, b) => a.hub.localeCompare(b.hub));
+  }
+
+  hub(id: string): HubRecord | undefined {
+    return this.hubs.get(id);
+  }
+
+  /** One message from `<base>/hubs/<hub>/state`; every table of that hub changes with it. */
+  ingestHub(hub: string, payload: Buffer | string): boolean {
+    if (!TABLE_ID.test(hub)) return false;
+    const text = payload.toString();
+    let parsed: ReturnType<typeof hubSchema.safeParse>;
+    if (text === '') {
+      this.hubs.delete(hub);
+    } else {
+      try {
+        parsed = hubSchema.safeParse(JSON.parse(text));
+      } catch {
+        return false;
+      }
+      if (!parsed.success) return false;
+      const before = this.hubs.get(hub);
+      // An offline message may omit the tables: keep the ones last announced.
+      const tables = parsed.data.tables.length > 0 ? parsed.data.tables : (before?.tables ?? []);
+      this.hubs.set(hub, { hub, state: parsed.data.state, tables });
+    }
+    const affected = new Set([...(this.hubs.get(hub)?.tables ?? []), ...this.list().filter((r) => r.state?.hub === hub).map((r) => r.table)]);
+    for (const table of affected) this.emit('change', table);
+    if (affected.size === 0) this.emit('change', '');
+    return true;
+  }
+
+  /** One message from `<base>/tables/<table>/<kind>`; returns false for what it could not read. */
+  ingest(table: string, kind: string, payload: Buffer | string): boolean {
+    if (!TABLE_ID.test(table)) return false;
+    let raw: unknown;
+    try {
+      const text = payload.toString();
+      if (text === '') return this.forget(table, kind);
+      raw = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    const rec = this.record(table);
+    switch (kind) {
+      case 'state': {
+        const parsed = stateSchema.safeParse(raw);
+        if (!parsed.success) return false;
+        rec.state = { ...(parsed.data as unknown as TableView), table };
+        break;
+      }
+      case 'availability': {
+        const parsed = availabilitySchema.safeParse(raw);
+        if (!parsed.success) return false;
+        rec.availability = parsed.data as Availability;
+        break;
+      }
+      case 'health': {
+        const parsed = healthSchema.safeParse(raw);
+        if (!parsed.success) return false;
+        rec.health = { ...(parsed.data as unknown as TableHealth), table };
+        break;
+      }
+      case 'events': {
+        const parsed = eventSchema.safeParse(raw);
+        if (!parsed.success) return false;
+        const event = { ...(parsed.data as unknown as TableEvent), table };
+        if (event.type === 'shot') rec.lastShot = event;
+        this.emit('event', table, event);
+        if (event.type !== 'shot') return true;
+        break;
+      }
+      default:
+        return false;
+    }
+    this.emit('change', table);
+    return true;
+  }
+
+  /** An empty retained payload clears that topic (the usual MQTT way to remove a table). */
+  private forget(table: string, kind: string): boolean {
+    const rec = this.tables.get(table);
+    if (!rec) return true;
+    if (kind === 'state') rec.state = null;
+    if (kind === 'availability') rec.availability = null;
+    if (kind === 'health') rec.health = null;
+    if (!rec.state && !rec.availability && !rec.health) this.tables.delete(table);
+    this.emit('change', table);
+    return true;
+  }
+
+  private record(table: string): TableRecord {
+    let rec = this.tables.get(table);
+    if (!rec) {
+      rec = { table, state: null, availability: null, health: null, lastShot: null };
+      this.tables.set(table, rec);
+    }
+    return rec;
+  }
+}
+
+/** Alerts for a table: those its health reports, plus what the panel sees itself. */
+export function alertsFor(rec: TableRecord, hub?: HubRecord): Alert[] {
+  const alerts: Alert[] = (rec.health?.alerts ?? []).map((a) => ({ kind: a.kind, detail: a.detail }));
+  const has = (kind: string) => alerts.some((a) => a.kind === kind);
+  if (rec.state?.status === 'awaiting-referee' && !has('prompt-waiting')) alerts.push({ kind: 'prompt-waiting', detail: rec.state.prompt?.question ?? 'a referee must decide the last shot' });
+  const down = rec.availability?.state === 'offline' || rec.health?.link === 'down';
+  if (down && !has('link-down')) alerts.push({ kind: 'link-down', detail: 'the sensor board does not answer' });
+  if (hub?.state === 'offline') alerts.push({ kind: 'hub-offline', detail: `hub ${hub.hub} is offline: what is shown may be stale` });
+  return alerts;
+}
