@@ -50,7 +50,7 @@ export class CommandHandler {
       return exported.ok ? { transaction, status: 'ok', data: { format: request.format, content: exported.value } } : fail(exported.error);
     }
 
-    const denied = this.authorise(request.password as string);
+    const denied = await this.authorise(request.password as string);
     if (denied) return fail(denied);
     let result: Result<unknown>;
     switch (name) {
@@ -65,6 +65,9 @@ export class CommandHandler {
       case 'match/referee':
         result = table.input({ kind: 'referee', referee: request.referee as never });
         break;
+      case 'match/next-shot':
+        result = table.setNextShot({ declare: request.declare as 'safety' | 'carom' | null, fouls: request.fouls as never });
+        break;
       case 'table/thresholds':
         result = await this.ctx.setThresholds(tableId, request.channels as never);
         break;
@@ -74,13 +77,13 @@ export class CommandHandler {
     return result.ok ? { transaction, status: 'ok', data: table.state() } : fail(result.error);
   }
 
-  private authorise(password: string): string | null {
+  private async authorise(password: string): Promise<string | null> {
     const hash = this.ctx.venuePasswordHash;
     if (!hash) return 'this hub has no venue credentials configured (venue.passwordHash): commands that change a match are refused';
     const now = this.ctx.now();
     this.failures = this.failures.filter((t) => now - t < 60_000);
     if (this.failures.length >= AUTH_FAILURES_PER_MINUTE) return 'too many wrong passwords: try again in a minute';
-    if (verifyPassword(password, hash)) return null;
+    if (await verifyPassword(password, hash)) return null;
     this.failures.push(now);
     return 'password: wrong venue password';
   }

@@ -176,6 +176,12 @@ export class Hub {
     else this.remoteTables.delete(hub);
   }
 
+  /** Credentials for an in-process client (the web panel) on the same broker as the hub. */
+  mqttCredentials(): { username?: string; password?: string } {
+    if (this.broker) return { ...this.broker.internal };
+    return { ...(this.options.mqttUsername ? { username: this.options.mqttUsername } : {}), ...(this.options.mqttPassword ? { password: this.options.mqttPassword } : {}) };
+  }
+
   health(): { ok: boolean; store: boolean; broker: boolean; tables: number } {
     const store = this.store?.healthy() ?? false;
     const broker = this.link?.connected ?? false;

@@ -1,33 +1,11 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Venue credentials, sessions and login rate limiting.
  *
  * Password hash format: `scrypt$N$r$p$<salt base64>$<key base64>` (key 32 bytes, salt 16).
  */
-function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCb(password, salt, keylen, options, (e, key) => (e ? reject(e) : resolve(key))));
-}
-
-export async function hashPassword(password: string, cost: { N?: number; r?: number; p?: number } = {}): Promise<string> {
-  if (typeof password !== 'string' || password.length === 0) throw new TypeError('hashPassword: the password must be a non-empty string');
-  const N = cost.N ?? 16384;
-  const r = cost.r ?? 8;
-  const p = cost.p ?? 1;
-  const salt = randomBytes(16);
-  const key = await scrypt(password, salt, 32, { N, r, p, maxmem: 256 * N * r });
-  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  const salt = Buffer.from(parts[4]!, 'base64');
-  const expected = Buffer.from(parts[5]!, 'base64');
-  const key = await scrypt(password, salt, expected.length, { N, r, p, maxmem: 256 * N * r });
-  return timingSafeEqual(key, expected);
-}
+export { hashPassword, verifyPassword } from '../hub/ops/password.ts';
 
 export function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { replayCommand, type CommandIO } from './replay-command.ts';
 import { startCommand } from './start-command.ts';
-import { hashPassword } from '../ops/password.ts';
+import { hashPasswordSync } from '../ops/password.ts';
 
 /** The project's CLI: `billiards <command> …`. Each command is a function of its arguments and IO. */
 const COMMANDS: Record<string, { summary: string; run: (args: string[], io: CommandIO) => number | Promise<number> }> = {
@@ -13,7 +13,7 @@ const COMMANDS: Record<string, { summary: string; run: (args: string[], io: Comm
     run: (_args, io) => {
       const password = io.readStdin().replace(/\r?\n$/, '');
       if (password.length < 8) return (io.stderr('hash-password: use at least 8 characters\n'), 2);
-      io.stdout(`${hashPassword(password)}\n`);
+      io.stdout(`${hashPasswordSync(password)}\n`);
       return 0;
     },
   },

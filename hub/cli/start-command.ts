@@ -4,11 +4,12 @@ import { loadConfig, parseConfig } from '../config/load.ts';
 import type { HubConfig, TableConfig } from '../config/schema.ts';
 import { Hub } from '../hub.ts';
 import { createLogger } from '../ops/log.ts';
-import { hashPassword } from '../ops/password.ts';
+import { hashPasswordSync } from '../ops/password.ts';
 import { BridgeSource, transportFor } from '../sources/bridge-source.ts';
 import type { SensorSource } from '../sources/source.ts';
 import { SimulatedTable } from '../../hardware/simulator/simulated-table.ts';
 import { VARIANT_IDS } from '../rules/ids.ts';
+import { createWebPanel } from '../../web/index.ts';
 import type { CommandIO } from './replay-command.ts';
 
 /** The demo when there is no configuration: simulated tables, clearly labelled, playing matches. */
@@ -105,7 +106,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     config = loaded.value;
   } else {
     demoPassword = process.env.VENUE_PASSWORD ?? randomBytes(6).toString('base64url');
-    config = demoConfig(parsedArgs.tables, parsedArgs.variants, hashPassword(demoPassword));
+    config = demoConfig(parsedArgs.tables, parsedArgs.variants, hashPasswordSync(demoPassword));
   }
 
   const log = createLogger('billiards-hub');
@@ -130,7 +131,9 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     await hub.stop().catch(() => undefined);
     return 1;
   }
-  const web = await startWeb(hub, config, webPort as number, io);
+  // Without venue credentials the displays work and nobody can log in to change a match.
+  const venueHash = config.venue?.passwordHash ?? hashPasswordSync(randomBytes(24).toString('base64url'));
+  const web = await startWeb(hub, config, webPort as number, venueHash);
   if (!web.ok) {
     io.stderr(`start: ${web.error}\n`);
     await hub.stop();
@@ -145,6 +148,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
       `  MQTT broker:     ${hub.mqttUrl}${process.env.MQTT_URL ? ' (external)' : ` (embedded; WebSocket ${hub.mqttWsUrl})`}`,
       ...web.lines,
       simulated > 0 ? `  ${simulated} SIMULATED table(s): no board is connected; a simulated table plays matches (${[...new Set(config.tables.map((t) => t.defaultMatch?.variant))].join(', ')}).` : '',
+      config.venue ? '' : '  No venue credentials in the configuration (venue.passwordHash): the referee console and commands are locked.',
       demoPassword ? `  Referee console login: ${config.venue?.username ?? 'referee'} / ${demoPassword}   (set VENUE_PASSWORD, or CONFIG for a real venue)` : '',
       '',
     ]
@@ -162,14 +166,23 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   return 0;
 }
 
-/** The web panel, when its module is present (it serves the pages, the API and /metrics). */
-async function startWeb(hub: Hub, config: HubConfig, port: number, _io: CommandIO): Promise<{ ok: true; lines: string[]; stop: () => Promise<void> } | { ok: false; error: string }> {
-  const { startHubHttp } = await import('../http/server.ts');
+/** The web panel on the hub's broker, with the hub's health and metrics on the same server. */
+async function startWeb(hub: Hub, config: HubConfig, port: number, venueHash: string): Promise<{ ok: true; lines: string[]; stop: () => Promise<void> } | { ok: false; error: string }> {
+  const panel = createWebPanel({
+    mqtt: { url: hub.mqttUrl, ...hub.mqttCredentials(), clientId: `billiards-web-${config.hub.id}-${process.pid}` },
+    baseTopic: config.hub.baseTopic,
+    host: process.env.HOST ?? '127.0.0.1',
+    port,
+    venue: { username: config.venue?.username ?? 'referee', passwordHash: venueHash },
+    health: () => hub.health(),
+    trustProxy: process.env.TRUST_PROXY === '1',
+  });
+  panel.app.get('/metrics', (c) => c.text(hub.metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' }));
   try {
-    const server = await startHubHttp(hub, { port, host: process.env.HOST ?? '127.0.0.1' });
-    const lines = [`  Venue overview:  ${server.url}/`, ...config.tables.map((t) => `  ${t.id.padEnd(14)} ${server.url}/tables/${t.id}`), `  Metrics:         ${server.url}/metrics`];
-    return { ok: true, lines, stop: server.stop };
+    const { url } = await panel.start();
+    const lines = [`  Venue overview:  ${url}/`, ...config.tables.map((t) => `  ${t.id.padEnd(14)}   ${url}/tables/${t.id}   (referee: ${url}/referee/${t.id})`), `  Metrics:         ${url}/metrics`];
+    return { ok: true, lines, stop: () => panel.stop() };
   } catch (e) {
-    return { ok: false, error: (e as Error).message };
+    return { ok: false, error: `${(e as Error).message} (set PORT to another port)` };
   }
 }

@@ -63,11 +63,13 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         return done(null, true);
       }
       const user = options.users.find((u) => u.username === username);
-      if (!user || !verifyPassword(secret, user.passwordHash)) {
-        return done(Object.assign(new Error('bad username or password'), { returnCode: 4 }) as never, false);
-      }
-      grants.set(client, { publish: user.publish, subscribe: user.subscribe });
-      return done(null, true);
+      const refuse = () => done(Object.assign(new Error('bad username or password'), { returnCode: 4 }) as never, false);
+      if (!user) return refuse();
+      void verifyPassword(secret, user.passwordHash).then((good) => {
+        if (!good) return refuse();
+        grants.set(client, { publish: user.publish, subscribe: user.subscribe });
+        return done(null, true);
+      });
     },
     authorizePublish(client, packet, callback) {
       if (!client) return callback(null); // the broker's own messages (wills are checked when set)

@@ -2,6 +2,7 @@ import type { BallId, VariantId } from './ids.ts';
 import type { MatchSetup } from './events.ts';
 import type { Judgement, Outcome, ShotContext } from './outcome.ts';
 import type { Scanner } from './worlds.ts';
+import type { VariantDetails } from './view.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -44,7 +45,7 @@ export interface Variant<O extends MatchOptionsBase = MatchOptionsBase, V = unkn
   /** The rule cited when the target is reached (G-14 by default). */
   readonly endRule?: string;
   /** A text for the state: e.g. the current artistic figure. */
-  describe?(carry: V, options: O): Record<string, unknown>;
+  describe?(carry: V, options: O): VariantDetails;
 }
 
 // Variants are stored heterogeneously; the runner only ever pairs a variant with its own options and carry.

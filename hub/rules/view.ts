@@ -1,9 +1,22 @@
 import type { VariantId } from './ids.ts';
+import type { Figure } from './artistic/catalogue.ts';
 import type { Instruction } from './outcome.ts';
 import type { UndeterminedFact } from './worlds.ts';
 
+/** What a game adds to the state of its own (Variant.describe). */
+export interface VariantDetails {
+  /** Artistic: the figure being played (with its number and the count), the attempt, the drawn figure ids. */
+  figure?: (Figure & { number: number; of: number }) | null;
+  attempt?: number | null;
+  figures?: readonly string[];
+  /** Skittle games: the play mode per player (SK5-15), the finishing safety (SK7C-8), the opening set-up. */
+  mode?: unknown;
+  finishingSafety?: unknown;
+  setup?: Instruction[];
+}
+
 /** The state object of CONTRACT §2, with the fields this project adds. */
-export interface MatchView {
+export interface MatchView extends VariantDetails {
   variant: VariantId;
   status: 'playing' | 'awaiting-referee' | 'finished' | 'drawn';
   winner: string | null;
@@ -17,7 +30,6 @@ export interface MatchView {
   endRule: string | null;
   /** Extension: balls and skittles the referee must place before the next shot. */
   instructions: readonly Instruction[];
-  [extra: string]: unknown;
 }
 
 export interface PlayerView {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../hub/ops/password.ts';
+import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { request } from './support.ts';
 
@@ -24,7 +24,7 @@ function writeConfig(dir: string, body: unknown): string {
 const PASSWORD = 'felt-and-chalk';
 const CONFIG = {
   hub: { id: 'club-k' },
-  venue: { passwordHash: hashPassword(PASSWORD) },
+  venue: { passwordHash: hashPasswordSync(PASSWORD) },
   // A board that is not plugged in: the table is offline, its match is scored from commands.
   tables: [{ id: 't1', source: { type: 'serial', path: '/dev/null-billiards-board' }, defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 1000 } }],
 };
@@ -95,7 +95,7 @@ describe('hub process', () => {
       const dir = mkdtempSync(join(tmpdir(), 'hub-port-'));
       const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port), MQTT_PORT: '0', MQTT_WS_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 30_000 });
       expect(r.status).toBe(1);
-      expect(r.stderr.trim()).toBe(`start: web port ${port} on 127.0.0.1 is already in use (set PORT to another port)`);
+      expect(r.stderr.trim()).toBe(`start: web panel: cannot listen on 127.0.0.1:${port}: address already in use (set PORT to another port)`);
     } finally {
       blocker.close();
     }

@@ -5,13 +5,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { parseConfig } from '../../hub/config/load.ts';
 import type { HubConfig } from '../../hub/config/schema.ts';
 import { Hub } from '../../hub/hub.ts';
-import { hashPassword } from '../../hub/ops/password.ts';
+import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { ManualSource } from '../../hub/sources/manual.ts';
 import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
 import type { HubClock } from '../../hub/tables/clock.ts';
 
 export const VENUE_PASSWORD = 'chalk-and-cue';
-const VENUE_HASH = hashPassword(VENUE_PASSWORD);
+const VENUE_HASH = hashPasswordSync(VENUE_PASSWORD);
 
 export function testConfig(extra: Record<string, unknown> = {}): HubConfig {
   const parsed = parseConfig(
