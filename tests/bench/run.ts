@@ -18,7 +18,8 @@ for (const f of benchRules(gc)) {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log('');
-console.log('Hub: 16 tables, virtual boards through the real bridge, embedded broker; median of 3 runs');
+console.log('Hub: 16 tables, virtual boards through the real bridge, embedded broker; median of 3 runs after a warm-up');
+await benchHub(50, 2); // warm-up: JIT and module loading are not what we measure
 console.log('rail hits/s per table   sent   received   events/s   p50 ms   p99 ms   RSS MB');
 for (const [rate, seconds] of [[50, 5], [500, 3]] as const) {
   const runs: Awaited<ReturnType<typeof benchHub>>[] = [];
