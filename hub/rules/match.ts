@@ -413,7 +413,8 @@ function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedF
   const rules = [...new Set(outcomes.flatMap((o) => o.rules))];
   const parts: string[] = [];
   if (facts.length > 0) parts.push(`the sensors could not tell ${facts.map(describeFact).join('; ')}`);
-  if (assumptions.length > 0) parts.push(`the ball positions needed are unknown`);
+  // Facts outside the events (ball positions, how a white reached the skittles): the options name them.
+  if (assumptions.length > 0) parts.push(`it depends on facts the sensors do not give: ${assumptions.join(', or ')}`);
   if (overflow) parts.push('the shot has too many unknown contacts to weigh');
   return {
     ctx,
