@@ -63,7 +63,7 @@ export class Hub {
 
   async start(): Promise<void> {
     const { config } = this.options;
-    this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'));
+    this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'), { checkpointInWorker: true });
     const store = this.store;
 
     if (this.options.mqttUrl) {
@@ -214,7 +214,7 @@ export class Hub {
     for (const table of this.tables.values()) this.link?.availability(table.id, { state: 'offline' });
     await this.link?.stop();
     await this.broker?.close();
-    this.store?.close();
+    await this.store?.close();
     this.link = null;
     this.broker = null;
     this.store = null;

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 /**
  * The durable, append-only log of everything a table did: match setups, shots and referee
@@ -55,14 +56,26 @@ export class EventStore {
   private readonly db: Database.Database;
   private readonly insertLog: Database.Statement;
   private readonly insertMatch: Database.Statement;
+  private checkpointer: Worker | null = null;
 
-  constructor(path: string) {
+  constructor(path: string, options: { checkpointInWorker?: boolean } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // NORMAL keeps every committed transaction across a process crash; only an OS crash can lose the last ones.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
+    if (options.checkpointInWorker && path !== ':memory:') {
+      // Checkpoints (and their fsync) on another thread: a write here never waits for one.
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, everyMs: 1000 } });
+      this.checkpointer.unref();
+      this.checkpointer.on('error', () => {
+        // The worker is an optimisation: without it SQLite checkpoints on commit again.
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+        this.checkpointer = null;
+      });
+    }
     this.migrate();
     this.insertLog = this.db.prepare(
       'INSERT INTO log (table_id, match_id, kind, body, hub_time, board_us, seq, at, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -144,7 +157,17 @@ export class EventStore {
     }
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    const worker = this.checkpointer;
+    this.checkpointer = null;
+    if (worker) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => resolve(), 2000);
+        worker.once('message', () => (clearTimeout(timer), resolve()));
+        worker.postMessage('stop');
+      });
+      await worker.terminate();
+    }
     if (this.db.open) this.db.close();
   }
 }
