@@ -28,26 +28,8 @@ const healthSchema = z.looseObject({
 });
 const eventSchema = z.looseObject({ type: z.enum(['sensor', 'shot', 'match']) });
 
-/**
- * A table's state as the panel reads it: TableState (CONTRACT §3) with the MatchView fields
- * spelled out (`Omit` over MatchView's index signature would lose them), an idle table
- * (`status: 'idle'`, `variant: null`) included.
- */
-export type TableView = Pick<MatchView, 'winner' | 'turn' | 'players' | 'prompt' | 'shots' | 'cueBall' | 'endRule' | 'instructions'> & {
-  status: TableState['status'];
-  variant: string | null;
-  table: string;
-  seq: number;
-  updatedAt: string;
-  shotCount: number;
-  hub: string;
-  simulated: boolean;
-  lastShotEndedAt: string | null;
-  pendingShots?: number;
-  nextShot?: TableState['nextShot'];
-  match: TableState['match'];
-  [extra: string]: unknown;
-};
+/** A table's state as the panel reads it: TableState (CONTRACT §3), an idle table included. */
+export type TableView = TableState;
 
 export const TABLE_ID = /^[A-Za-z0-9_-]{1,40}$/;
 

@@ -2,17 +2,8 @@ import { FOUL_KINDS, RAILS, SKITTLES, VARIANT_IDS } from '../../hub/rules/ids.ts
 import { h, type Html } from '../html.ts';
 import type { TableRecord, TableView } from '../store.ts';
 import { rulesChips, shotText, statusText, variantName } from './scoreboard.ts';
+import type { LooseEvent } from './shot-event.ts';
 
-interface LooseEvent {
-  kind?: unknown;
-  t?: unknown;
-  rail?: unknown;
-  ball?: unknown;
-  balls?: unknown;
-  skittle?: unknown;
-  by?: unknown;
-  foul?: unknown;
-}
 
 function eventText(e: LooseEvent): string {
   const b = (v: unknown) => (typeof v === 'string' ? v : '?');

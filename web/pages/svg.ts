@@ -1,17 +1,8 @@
 import { h, type Html } from '../html.ts';
+import type { LooseEvent } from './shot-event.ts';
 
 /** SVG pictures: the last shot's timeline and the skittles. Server-rendered, no script needed. */
 
-interface AnyEvent {
-  kind?: unknown;
-  t?: unknown;
-  rail?: unknown;
-  ball?: unknown;
-  balls?: unknown;
-  skittle?: unknown;
-  by?: unknown;
-  foul?: unknown;
-}
 
 const LANES = [
   { key: 'cushion', label: 'Rails' },
@@ -24,7 +15,7 @@ function lane(kind: unknown): (typeof LANES)[number]['key'] {
   return kind === 'cushion' || kind === 'ball' || kind === 'skittle' ? kind : 'other';
 }
 
-function label(e: AnyEvent): string {
+function label(e: LooseEvent): string {
   const s = (v: unknown) => (typeof v === 'string' ? v : '?');
   switch (e.kind) {
     case 'cushion':
@@ -43,7 +34,7 @@ function label(e: AnyEvent): string {
 /** The last shot as a timeline: one lane per kind of event, markers at their times `t` (ms). */
 export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow' = 'wide', empty = 'No shot yet'): Html {
   const narrow = shape === 'narrow';
-  const list = events.filter((e): e is AnyEvent => typeof e === 'object' && e !== null);
+  const list = events.filter((e): e is LooseEvent => typeof e === 'object' && e !== null);
   const W = narrow ? 1000 : 2000;
   const left = narrow ? 150 : 170;
   const right = 60;
