@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { Availability, TableEvent, TableHealth, TableState } from '../hub/contract/mqtt.ts';
-import type { MatchView } from '../hub/rules/view.ts';
 
 /**
  * The latest of everything each table published, kept in memory. Payloads are parsed once
