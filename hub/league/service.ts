@@ -20,7 +20,7 @@ export interface LeagueState {
   seq: number;
   updatedAt: string;
   today: string;
-  seasons: (Season & { standings: StandingRow[]; fixtureCount: number; playedCount: number })[];
+  seasons: (Season & { standings: StandingRow[]; fixtureCount: number; playedCount: number; fixtures: FixtureView[] })[];
   rankings: Record<string, { byAverage: RankingRow[]; byHighRun: RankingRow[] }>;
   todayFixtures: FixtureView[];
   recentResults: (LeagueResult & { home_player: string; away_player: string; season: string })[];
@@ -202,17 +202,17 @@ export class LeagueService {
     const fixtures = store.fixtures();
     const current = this.current();
     const links = store.openLinks();
-    const seasonViews = seasons.map((s) => {
-      const own = fixtures.filter((f) => f.season === s.id);
-      return { ...s, standings: standings(s, this.playedIn(s.discipline, s.id)), fixtureCount: own.length, playedCount: own.filter((f) => current.has(f.id)).length };
-    });
-    const disciplines = [...new Set(seasons.map((s) => s.discipline))];
-    const byId = new Map(fixtures.map((f) => [f.id, f]));
     const view = (f: Fixture): FixtureView => {
       const link = links.find((l) => l.fixture === f.id);
       const result = current.get(f.id) ?? null;
       return { ...f, status: result ? 'played' : link ? 'playing' : 'scheduled', table: link?.table ?? result?.table ?? null, result };
     };
+    const seasonViews = seasons.map((s) => {
+      const own = fixtures.filter((f) => f.season === s.id);
+      return { ...s, standings: standings(s, this.playedIn(s.discipline, s.id)), fixtureCount: own.length, playedCount: own.filter((f) => current.has(f.id)).length, fixtures: own.map(view) };
+    });
+    const disciplines = [...new Set(seasons.map((s) => s.discipline))];
+    const byId = new Map(fixtures.map((f) => [f.id, f]));
     return {
       seq: store.seq(),
       updatedAt: this.updatedAt,
