@@ -4,7 +4,7 @@ import { err, ok, type Result } from '../rules/variant.ts';
 import { toCsv } from './csv.ts';
 import { roundRobin } from './fixtures.ts';
 import { handicapTarget, rollingAverage } from './handicap.ts';
-import { rankings, standings, type Played, type RankingRow } from './standings.ts';
+import { rankings, standings, teamStandings, type Played, type RankingRow, type TeamRow } from './standings.ts';
 import type { LeagueStore } from './store.ts';
 import type { Fixture, LeagueResult, Season, StandingRow, generateSchema, manualResultSchema } from './types.ts';
 import type { z } from 'zod';
@@ -20,9 +20,11 @@ export interface LeagueState {
   seq: number;
   updatedAt: string;
   today: string;
-  seasons: (Season & { standings: StandingRow[]; fixtureCount: number; playedCount: number; fixtures: FixtureView[] })[];
+  seasons: (Season & { standings: StandingRow[]; fixtureCount: number; playedCount: number; fixtures: FixtureView[]; byes: { round: number; date: string; player: string }[]; teamStandings: TeamRow[] })[];
   rankings: Record<string, { byAverage: RankingRow[]; byHighRun: RankingRow[] }>;
   todayFixtures: FixtureView[];
+  /** Players with a bye in a round played today (odd player counts). */
+  todayByes: { season: string; round: number; player: string }[];
   recentResults: (LeagueResult & { home_player: string; away_player: string; season: string })[];
   live: { table: string; fixture: string; home: string; away: string }[];
 }
@@ -209,7 +211,13 @@ export class LeagueService {
     };
     const seasonViews = seasons.map((s) => {
       const own = fixtures.filter((f) => f.season === s.id);
-      return { ...s, standings: standings(s, this.playedIn(s.discipline, s.id)), fixtureCount: own.length, playedCount: own.filter((f) => current.has(f.id)).length, fixtures: own.map(view) };
+      const byes = [...new Set(own.map((f) => f.round))].flatMap((round) => {
+        const games = own.filter((f) => f.round === round);
+        const playing = new Set(games.flatMap((f) => [f.home, f.away]));
+        return s.players.filter((p) => !playing.has(p.name)).map((p) => ({ round, date: games[0]!.date, player: p.name }));
+      });
+      const rows = standings(s, this.playedIn(s.discipline, s.id));
+      return { ...s, standings: rows, teamStandings: teamStandings(s.teams, rows), fixtureCount: own.length, playedCount: own.filter((f) => current.has(f.id)).length, fixtures: own.map(view), byes };
     });
     const disciplines = [...new Set(seasons.map((s) => s.discipline))];
     const byId = new Map(fixtures.map((f) => [f.id, f]));
@@ -220,6 +228,7 @@ export class LeagueService {
       seasons: seasonViews,
       rankings: Object.fromEntries(disciplines.map((d) => [d, rankings(this.playedIn(d))])),
       todayFixtures: fixtures.filter((f) => f.date === today || links.some((l) => l.fixture === f.id)).map(view),
+      todayByes: seasonViews.flatMap((s) => s.byes.filter((b) => b.date === today).map((b) => ({ season: s.id, round: b.round, player: b.player }))),
       recentResults: [...current.values()]
         .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
         .slice(0, 12)

@@ -94,3 +94,27 @@ export function rankings(games: readonly Played[]): { byAverage: RankingRow[]; b
     byHighRun: [...list].sort((a, b) => b.highRun - a.highRun || b.average - a.average || a.player.localeCompare(b.player)),
   };
 }
+
+export interface TeamRow {
+  rank: number;
+  team: string;
+  players: number;
+  played: number;
+  points: number;
+  score: number;
+  innings: number;
+  average: number;
+  highRun: number;
+}
+
+/** Team standings: the sum of the team's players' points, then the team average, then the high run. */
+export function teamStandings(teams: readonly string[], rows: readonly StandingRow[]): TeamRow[] {
+  const out = teams.map((team) => {
+    const mine = rows.filter((r) => r.team === team);
+    const score = mine.reduce((a, r) => a + r.score, 0);
+    const innings = mine.reduce((a, r) => a + r.innings, 0);
+    return { team, players: mine.length, played: mine.reduce((a, r) => a + r.played, 0), points: mine.reduce((a, r) => a + r.points, 0), score, innings, average: avg(score, innings), highRun: Math.max(0, ...mine.map((r) => r.highRun)) };
+  });
+  out.sort((a, b) => b.points - a.points || b.average - a.average || b.highRun - a.highRun || a.team.localeCompare(b.team));
+  return out.map((r, i) => ({ rank: i + 1, ...r }));
+}

@@ -90,3 +90,17 @@ describe('handicaps', () => {
     expect(rollingAverage('Z', history, 3)).toBeNull();
   });
 });
+
+describe('team standings', () => {
+  it('sum the players’ points; the team average breaks a tie', async () => {
+    const { teamStandings } = await import('../../hub/league/standings.ts');
+    const s = { players: [{ name: 'A', team: 'Reds' }, { name: 'B', team: 'Blues' }, { name: 'C', team: 'Reds' }, { name: 'D', team: 'Blues' }], points: { win: 2, draw: 1, loss: 0 } };
+    const rows = standings(s, [game('A', 'B', [10, 10, 2], [5, 10, 1]), game('D', 'C', [30, 10, 6], [1, 10, 1])]);
+    const teams = teamStandings(['Reds', 'Blues'], rows);
+    expect(teams.map((t) => [t.team, t.points, t.players])).toEqual([
+      ['Blues', 2, 2],
+      ['Reds', 2, 2],
+    ]);
+    expect(teams[0]!.average).toBe(1.75);
+  });
+});

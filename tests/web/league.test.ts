@@ -29,6 +29,8 @@ describe('house league in the web panel', () => {
     const res = await panel.app.request('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'venue', password: VENUE_PASSWORD }) });
     cookie = res.headers.get('set-cookie')!.split(';')[0]!;
     csrf = ((await res.json()) as { csrf: string }).csrf;
+    // Connected and subscribed once the hub's retained league state has arrived.
+    for (let i = 0; i < 100 && (await panel.app.request('/api/league')).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
   });
 
   afterAll(async () => {

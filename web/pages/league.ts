@@ -36,10 +36,17 @@ export function leagueDisplayFragment(state: LeagueState | null, tables: readonl
   const pages: Html[] = state.seasons.map(
     (s) => h`<section class="lg-page" data-page="standings-${s.id}"><h1>${s.name} <span class="muted">${variantName(s.discipline)} · ${s.playedCount}/${s.fixtureCount} played</span></h1>${standingsTable(s, 12)}</section>`,
   );
+  for (const s of state.seasons.filter((x) => (x.teamStandings ?? []).length > 0)) {
+    pages.push(
+      h`<section class="lg-page" data-page="teams-${s.id}"><h1>${s.name} <span class="muted">teams</span></h1><table class="lg-standings"><thead><tr><th class="num">#</th><th>Team</th><th class="num">Players</th><th class="num">P</th><th class="num">Pts</th><th class="num">Avg</th><th class="num">HR</th></tr></thead><tbody>${s.teamStandings.map(
+        (r) => h`<tr><td class="num">${r.rank}</td><td class="pn">${r.team}</td><td class="num">${r.players}</td><td class="num">${r.played}</td><td class="num pts">${r.points}</td><td class="num">${r.average.toFixed(3)}</td><td class="num">${r.highRun}</td></tr>`,
+      )}</tbody></table></section>`,
+    );
+  }
   pages.push(
     h`<section class="lg-page" data-page="today"><h1>Today's fixtures <span class="muted">${state.today}</span></h1>${
       state.todayFixtures.length > 0 ? h`<ul class="lg-fixtures">${state.todayFixtures.map(fixtureLine)}</ul>` : h`<p class="lg-empty">No fixtures today.</p>`
-    }</section>`,
+    }${(state.todayByes ?? []).length > 0 ? h`<p class="lg-bye">Bye: ${state.todayByes.map((b) => b.player).join(', ')}</p>` : ''}</section>`,
   );
   pages.push(h`<section class="lg-page" data-page="live"><h1>On the tables</h1>${liveMatches(state, tables)}</section>`);
   for (const [discipline, r] of Object.entries(state.rankings)) {
@@ -67,7 +74,7 @@ ${rounds.map((round) =>
     .map((f) => {
       const r = f.result;
       return h`<tr><td>${f.round}</td><td>${f.date}</td><td class="${r?.winner === 'home' ? 'won' : ''}">${f.home}</td><td class="num">${r?.home.score ?? ''}</td><td class="num">${r?.home.innings ?? ''}</td><td class="num">${r?.home.highRun ?? ''}</td><td class="${r?.winner === 'away' ? 'won' : ''}">${f.away}</td><td class="num">${r?.away.score ?? ''}</td><td class="num">${r?.away.innings ?? ''}</td><td class="num">${r?.away.highRun ?? ''}</td><td>${r ? (r.version > 1 ? `corrected (v${r.version}): ${r.reason}` : r.source === 'table' ? `table ${r.table ?? ''}` : `entered by ${r.by}`) : f.status === 'playing' ? 'playing' : ''}</td></tr>`;
-    }),
+    }).concat((s.byes ?? []).filter((b) => b.round === round).map((b) => h`<tr class="bye"><td>${b.round}</td><td>${b.date}</td><td colspan="9" class="muted">Bye: ${b.player}</td></tr>`)),
 )}</tbody></table></section>`;
   })}</main>`;
 }
