@@ -120,6 +120,11 @@ describe('house league in the web panel', () => {
       await page.waitForFunction(() => document.body.dataset.page === 'today', undefined, { timeout: 12_000 });
       expect(await page.locator('.lg-page.active .lg-fixture').count()).toBe(2);
       await page.screenshot({ path: join(SCREENS, 'league-today.png') });
+      const live = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await live.goto(`${base}/league?page=live&rotate=0`);
+      await live.waitForFunction(() => document.body.dataset.page === 'live');
+      expect(await live.locator('.lg-page.active .lg-table.league li').count()).toBe(2);
+      await live.screenshot({ path: join(SCREENS, 'league-live.png') });
       expect(errors).toEqual([]);
       const print = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
       await print.goto(`${base}/league/results`);

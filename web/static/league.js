@@ -1,5 +1,9 @@
 // League display (club TV): rotates its pages every ~10 s and refreshes them from the server.
-const ROTATE_MS = 10_000;
+// ?rotate=<seconds> changes the pace (0 stays on one page); ?page=<id> starts at that page (today, live, standings-<season>…).
+const params = new URLSearchParams(location.search);
+const rotate = Number(params.get('rotate') ?? '10');
+const ROTATE_MS = Number.isFinite(rotate) && rotate >= 0 ? Math.max(rotate, 3) * 1000 : 10_000;
+const STAY = rotate === 0;
 const root = document.getElementById('league-live');
 let index = 0;
 
@@ -34,9 +38,10 @@ async function refresh() {
 }
 
 if (root) {
-  show(0);
+  const start = pages().findIndex((p) => p.dataset.page === params.get('page'));
+  show(start >= 0 ? start : 0);
   setInterval(async () => {
     await refresh();
-    show(index + 1);
+    if (!STAY) show(index + 1);
   }, ROTATE_MS);
 }
