@@ -89,4 +89,35 @@ describe('house league end to end: a table plays a fixture and the standings cha
     expect(noReason.error).toContain('reason');
     await sub.client.endAsync();
   });
+
+  it('the link to a fixture survives a hub restart, and a match replaced on the table abandons it', async () => {
+    t = await startTestHub();
+    const dataDir = t.dataDir;
+    let sub = await subscriber(t.hub.mqttUrl, ['billiards/league/state']);
+    const pw = { password: VENUE_PASSWORD };
+    await request(sub.client, 'billiards', 'league/setup', { ...pw, season: { ...season, handicap: null, target: 2 } });
+    const gen = await request(sub.client, 'billiards', 'league/generate-fixtures', { ...pw, season: 's1', startDate: '1970-01-01' });
+    const [f1, f2] = gen.data;
+    expect((await request(sub.client, 'billiards', 'league/start-fixture', { ...pw, table: 't1', fixture: f1.id })).status).toBe('ok');
+    expect((await request(sub.client, 'billiards', 'match/shot', { ...pw, table: 't1', shot: scoring })).data.players[0].score).toBe(1);
+    await sub.client.endAsync();
+    await t.hub.stop();
+
+    t = await startTestHub({ dataDir });
+    sub = await subscriber(t.hub.mqttUrl, ['billiards/league/state']);
+    expect((await sub.next('billiards/league/state')).live).toEqual([expect.objectContaining({ table: 't1', fixture: f1.id })]);
+    const last = await request(sub.client, 'billiards', 'match/shot', { ...pw, table: 't1', shot: scoring });
+    expect(last.data.status).toBe('finished');
+    const league = await sub.next('billiards/league/state', (s) => s.recentResults.length === 1);
+    expect(league.recentResults[0]).toMatchObject({ fixture: f1.id, home: { score: 2 }, winner: 'home' });
+
+    // A fixture started, then another match started on the table by hand: no result for the fixture.
+    expect((await request(sub.client, 'billiards', 'league/start-fixture', { ...pw, table: 't1', fixture: f2.id })).status).toBe('ok');
+    expect((await request(sub.client, 'billiards', 'match/start', { ...pw, table: 't1', variant: 'carom', players: ['X', 'Y'], target: 1 })).status).toBe('ok');
+    const after = await sub.next('billiards/league/state', (s) => s.live.length === 0 && s.recentResults.length === 1 && s.seq > league.seq);
+    expect(after.seasons[0].fixtures.find((f: { id: string }) => f.id === f2.id).status).toBe('scheduled');
+    expect((await request(sub.client, 'billiards', 'league/start-fixture', { ...pw, table: 't1', fixture: f1.id })).error).toContain('already has a result');
+    expect((await request(sub.client, 'billiards', 'league/start-fixture', { ...pw, table: 'nope', fixture: f2.id })).error).toBe("table: no table 'nope' on this hub");
+    await sub.client.endAsync();
+  });
 });
