@@ -125,6 +125,13 @@ describe('house league in the web panel', () => {
       await live.waitForFunction(() => document.body.dataset.page === 'live');
       expect(await live.locator('.lg-page.active .lg-table.league li').count()).toBe(2);
       await live.screenshot({ path: join(SCREENS, 'league-live.png') });
+      const adminContext = await browser.newContext({ viewport: { width: 1100, height: 1500 } });
+      const [name, value] = cookie.split('=') as [string, string];
+      await adminContext.addCookies([{ name, value, url: base }]);
+      const admin = await adminContext.newPage();
+      await admin.goto(`${base}/league/admin`);
+      expect(await admin.locator('form.lg-form').count()).toBe(4);
+      await admin.screenshot({ path: join(SCREENS, 'league-admin.png'), fullPage: true });
       expect(errors).toEqual([]);
       const print = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
       await print.goto(`${base}/league/results`);

@@ -97,7 +97,7 @@ ${message.ok ? h`<p class="toast ok" role="status">${message.ok}</p>` : ''}${mes
 <label>Points win / draw / loss<span class="lg-row"><input name="win" type="number" min="0" value="2"><input name="draw" type="number" min="0" value="1"><input name="loss" type="number" min="0" value="0"></span></label>
 <label>Handicap: innings per match, min, max, last N matches (empty: no handicap)<span class="lg-row"><input name="hInnings" type="number" min="1" placeholder="25"><input name="hMin" type="number" min="1" placeholder="10"><input name="hMax" type="number" min="1" placeholder="80"><input name="hLast" type="number" min="1" placeholder="5"></span></label>
 <label>Teams (one a line, optional)<textarea name="teams" rows="2"></textarea></label>
-<label>Players: one a line, <code>name; team; average</code> (team and average optional)<textarea name="players" rows="6" required></textarea></label>
+<label><span>Players: one a line, <code>name; team; average</code> (team and average optional)</span><textarea name="players" rows="6" required></textarea></label>
 <button class="btn primary" type="submit">Set up the season</button></form></section>
 <section class="card"><h2>Generate fixtures</h2><form method="post" action="/league/admin/generate" class="lg-form">${token}
 <label>Season<select name="season">${seasons.map((s) => h`<option value="${s.id}">${s.name}</option>`)}</select></label>
