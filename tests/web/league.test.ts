@@ -98,6 +98,20 @@ describe('house league in the web panel', () => {
     expect(tv).not.toMatch(/<style|style=|<script>/);
   });
 
+  it('reads only well-formed league states; CSV season ids are checked', async () => {
+    const { LeagueCache } = await import('../../web/league-store.ts');
+    const cache = new LeagueCache();
+    expect(cache.ingest('{nope')).toBe(false);
+    expect(cache.ingest(JSON.stringify({ seq: 1 }))).toBe(false);
+    expect(cache.state).toBeNull();
+    expect((await panel.app.request('/api/league/standings.csv?season=../x')).status).toBe(400);
+    const one = await panel.app.request('/api/league/standings.csv?season=w26');
+    expect((await one.text()).startsWith('season,rank,player')).toBe(true);
+    const unknown = await panel.app.request('/api/league/standings.csv?season=zz');
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as { error: string }).error).toBe("season: no season 'zz'");
+  });
+
   it.skipIf(noChromium)('the club TV in Chromium: standings first, then it rotates', async () => {
     mkdirSync(SCREENS, { recursive: true });
     const browser = await chromium.launch({
