@@ -4,7 +4,13 @@ import { describeIssues } from './rules/options.ts';
 import type { TableService } from './tables/table-service.ts';
 import type { Result } from './rules/variant.ts';
 
+/** The house league's commands (issue 8); absent on a hub without a league. */
+export interface LeagueCommands {
+  handle(name: Extract<CommandName, `league/${string}`>, request: Record<string, unknown>): Result<unknown>;
+}
+
 export interface CommandContext {
+  league?: LeagueCommands;
   table(id: string): TableService | undefined;
   tables(): TableService[];
   /** Whether another hub on the broker owns this table (then this hub stays silent). */
@@ -42,6 +48,7 @@ export class CommandHandler {
     const request = parsed.data as Record<string, unknown>;
 
     if (name === 'hub/tables') return { transaction, status: 'ok', data: this.ctx.tables().map((t) => t.state()) };
+    if (name.startsWith('league/')) return this.league(name as Extract<CommandName, `league/${string}`>, request, transaction);
     const tableId = request.table as string;
     const table = this.ctx.table(tableId);
     if (!table) return this.ctx.ownedElsewhere(tableId) ? null : fail(`table: no table '${tableId}' on this hub`);
@@ -75,6 +82,22 @@ export class CommandHandler {
         return fail(`command '${name}' is not handled`);
     }
     return result.ok ? { transaction, status: 'ok', data: table.state() } : fail(result.error);
+  }
+
+  private async league(name: Extract<CommandName, `league/${string}`>, request: Record<string, unknown>, transaction: string | null): Promise<CommandResponse | null> {
+    const fail = (error: string): CommandResponse => ({ transaction, status: 'error', error });
+    const league = this.ctx.league;
+    if (!league) return fail('this hub keeps no league');
+    if (name === 'league/start-fixture') {
+      const tableId = request.table as string;
+      if (!this.ctx.table(tableId)) return this.ctx.ownedElsewhere(tableId) ? null : fail(`table: no table '${tableId}' on this hub`);
+    }
+    if (name !== 'league/export') {
+      const denied = await this.authorise(request.password as string);
+      if (denied) return fail(denied);
+    }
+    const result = league.handle(name, request);
+    return result.ok ? { transaction, status: 'ok', data: result.value } : fail(result.error);
   }
 
   private async authorise(password: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { topics } from './contract/mqtt.ts';
+import { topics, type TableState } from './contract/mqtt.ts';
 import { CommandHandler } from './commands.ts';
 import type { HubConfig, TableConfig } from './config/schema.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
@@ -13,6 +13,8 @@ import { systemClock, type HubClock } from './tables/clock.ts';
 import { TableService } from './tables/table-service.ts';
 import { err, type Result } from './rules/variant.ts';
 import { trackerMessage } from './pipeline/tracker.ts';
+import { LeagueStore } from './league/store.ts';
+import { LeagueService, leagueCommands } from './league/service.ts';
 
 export interface HubOptions {
   config: HubConfig;
@@ -44,6 +46,9 @@ export class Hub {
   private link: MqttLink | null = null;
   private timer: NodeJS.Timeout | null = null;
   private commands: CommandHandler | null = null;
+  private leagueStore: LeagueStore | null = null;
+  /** The house league (issue 8), kept in the same SQLite file on a connection of its own. */
+  league: LeagueService | null = null;
   private readonly remoteTables = new Map<string, Set<string>>();
   readonly publishLatency = new Histogram([0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   private readonly clock: HubClock;
@@ -65,6 +70,15 @@ export class Hub {
     const { config } = this.options;
     this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'), { checkpointInWorker: true });
     const store = this.store;
+    this.leagueStore = new LeagueStore(join(this.options.dataDir, 'hub.sqlite'));
+    const league = new LeagueService({
+      store: this.leagueStore,
+      iso: () => this.clock.iso(),
+      publish: (state) => this.link?.publishRaw(topics(config.hub.baseTopic).leagueState, state, true),
+      startMatch: (id, setup) => this.tables.get(id)?.startMatch(setup) ?? err(`table: no table '${id}' on this hub`),
+      log: this.log,
+    });
+    this.league = league;
 
     if (this.options.mqttUrl) {
       this.mqttUrl = this.options.mqttUrl;
@@ -92,7 +106,10 @@ export class Hub {
         states: [...this.tables.values()].map((t) => t.state()),
         availability: [...this.tables.values()].map((t) => [t.id, { state: t.isOnline ? 'online' : 'offline' }] as [string, { state: 'online' | 'offline' }]),
         health: [...this.tables.values()].map((t) => t.healthView()),
-        extra: config.homeAssistant.discovery ? discoveryMessages(config.homeAssistant.prefix, config.hub.baseTopic, config.hub.id, config.tables.map((t) => ({ id: t.id, name: t.name }))) : [],
+        extra: [
+          ...(config.homeAssistant.discovery ? discoveryMessages(config.homeAssistant.prefix, config.hub.baseTopic, config.hub.id, config.tables.map((t) => ({ id: t.id, name: t.name }))) : []),
+          { topic: topics(config.hub.baseTopic).leagueState, payload: league.state() },
+        ],
       }),
       onRequest: (command, payload) => void this.request(command, payload),
       onTracker: (table, payload) => this.tracker(table, payload),
@@ -103,7 +120,7 @@ export class Hub {
 
     for (const tableConfig of config.tables) {
       const source = this.options.sourceFor(tableConfig);
-      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log });
+      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => this.leagueHook(state) });
       this.tables.set(tableConfig.id, table);
       this.sources.set(tableConfig.id, source);
       source.attach?.({
@@ -117,6 +134,7 @@ export class Hub {
       table.restore();
     }
     this.commands = new CommandHandler({
+      league: leagueCommands(league),
       table: (id) => this.tables.get(id),
       tables: () => [...this.tables.values()],
       ownedElsewhere: (id) => [...this.remoteTables.values()].some((set) => set.has(id)),
@@ -149,6 +167,15 @@ export class Hub {
     } catch (e) {
       this.log('error', 'command failed', { command, error: (e as Error).message });
       this.link.respond(command, { transaction: null, status: 'error', error: 'internal error' });
+    }
+  }
+
+  private leagueHook(state: TableState): void {
+    try {
+      this.league?.onTableState(state);
+    } catch (e) {
+      // The league must never stop a table.
+      this.log('error', 'league hook failed', { table: state.table, error: (e as Error).message });
     }
   }
 
@@ -214,6 +241,9 @@ export class Hub {
     for (const table of this.tables.values()) this.link?.availability(table.id, { state: 'offline' });
     await this.link?.stop();
     await this.broker?.close();
+    this.leagueStore?.close();
+    this.leagueStore = null;
+    this.league = null;
     await this.store?.close();
     this.link = null;
     this.broker = null;

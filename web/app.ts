@@ -6,6 +6,7 @@ import { jsonError, type AppDeps, type Env } from './routes/common.ts';
 import { liveRoutes } from './routes/live.ts';
 import { loginRoutes } from './routes/login.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { leagueRoutes } from './routes/league.ts';
 import { security } from './security.ts';
 
 export type { AppDeps } from './routes/common.ts';
@@ -19,6 +20,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
   apiRoutes(app, d);
   liveRoutes(app, d);
   pageRoutes(app, d);
+  leagueRoutes(app, d);
   loginRoutes(app, d);
   app.notFound((c) => jsonError(404, `not found: ${c.req.method} ${c.req.path}`));
   app.onError((e, c) => {

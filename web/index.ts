@@ -9,6 +9,7 @@ import { MqttLink } from './mqtt-link.ts';
 import { parseOptions, type WebPanelOptions } from './options.ts';
 import { StreamRegistry } from './sse.ts';
 import { TableStore } from './store.ts';
+import { LeagueCache } from './league-store.ts';
 
 export { hashPassword, verifyPassword } from './auth.ts';
 export type { WebPanelOptions } from './options.ts';
@@ -29,7 +30,8 @@ export interface WebPanel {
 export function createWebPanel(input: WebPanelOptions): WebPanel {
   const options = parseOptions(input);
   const store = new TableStore();
-  const link = new MqttLink(options, store);
+  const league = new LeagueCache();
+  const link = new MqttLink(options, store, league);
   const sessions = new SessionStore(options.sessionTtlMs, options.clock);
   const loginLimiter = new RateLimiter(options.loginAttemptsPerMinute, 60_000, options.clock);
   const streams = new StreamRegistry();
@@ -44,7 +46,7 @@ export function createWebPanel(input: WebPanelOptions): WebPanel {
       return 'local';
     }
   };
-  const app = buildApp({ options, store, link, sessions, loginLimiter, streams, clientIp });
+  const app = buildApp({ options, store, league, link, sessions, loginLimiter, streams, clientIp });
   let server: Server | null = null;
 
   return {
@@ -85,6 +87,7 @@ export function createWebPanel(input: WebPanelOptions): WebPanel {
       }
       sessions.clear();
       store.clear();
+      league.clear();
     },
   };
 }

@@ -3,6 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { commandSchemas, topics, type CommandName, type CommandResponse } from '../hub/contract/mqtt.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { TableStore } from './store.ts';
+import type { LeagueCache } from './league-store.ts';
 
 export class HubRequestError extends Error {
   constructor(
@@ -35,6 +36,7 @@ export class MqttLink {
   constructor(
     private readonly options: ResolvedOptions,
     private readonly store: TableStore,
+    private readonly league?: LeagueCache,
   ) {
     this.t = topics(options.baseTopic);
   }
@@ -109,7 +111,7 @@ export class MqttLink {
 
   private subscriptions(): string[] {
     const b = this.options.baseTopic;
-    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/hubs/+/state`, `${b}/response/#`];
+    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/hubs/+/state`, `${b}/response/#`, `${b}/league/state`];
   }
 
   private subscribe(): void {
@@ -126,6 +128,10 @@ export class MqttLink {
     }
     if (rest[0] === 'hubs' && rest.length === 3 && rest[2] === 'state') {
       this.store.ingestHub(rest[1]!, payload);
+      return;
+    }
+    if (rest[0] === 'league' && rest[1] === 'state' && rest.length === 2) {
+      this.league?.ingest(payload);
       return;
     }
     if (rest[0] === 'response' && rest.length >= 2) this.response(payload);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MatchView } from '../rules/view.ts';
 import { matchSchema, refereeSchema, shotSchema } from '../matchlog/schema.ts';
 import { FOUL_KINDS } from '../rules/ids.ts';
+import { generateSchema, manualResultSchema, seasonSchema } from '../league/types.ts';
 
 /**
  * The one typed map of MQTT topics and payloads (CONTRACT §3), shared by the hub and the
@@ -28,6 +29,8 @@ export const topics = (base = DEFAULT_BASE_TOPIC) => ({
   allTableHealth: `${base}/tables/+/health`,
   /** Command names may have levels of their own (`match/start`). */
   allRequests: `${base}/request/#`,
+  /** Extension (issue 8): the house league's retained state (LeagueState in hub/league/service.ts). */
+  leagueState: `${base}/league/state`,
 });
 
 /** `billiards/tables/<table>/state`: the replay object plus the table's bookkeeping. */
@@ -111,6 +114,12 @@ export const commandSchemas = {
     channels: z.array(z.strictObject({ channel: z.number().int().min(0).max(6), threshold: z.number().int().min(0).max(255), refractoryMs: z.number().int().min(0).max(7000) })).min(1).max(7),
   }),
   'hub/tables': z.strictObject({ ...base }),
+  /** Extension (issue 8): the house league. */
+  'league/setup': z.strictObject({ ...auth, season: seasonSchema }),
+  'league/generate-fixtures': z.strictObject({ ...auth, ...generateSchema.shape }),
+  'league/start-fixture': z.strictObject({ ...auth, table, fixture: z.string().min(1).max(100) }),
+  'league/result': z.strictObject({ ...auth, ...manualResultSchema.shape }),
+  'league/export': z.strictObject({ ...base, what: z.enum(['standings', 'results']), season: z.string().min(1).max(40).optional() }),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;

@@ -24,6 +24,8 @@ export interface TableDeps {
   hubId: string;
   simulated: boolean;
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  /** Called with every state the table publishes, after it is published (the league's hook). */
+  onState?: (state: TableState) => void;
 }
 
 export interface TableCounters {
@@ -275,7 +277,9 @@ export class TableService {
   }
 
   private publishState(): void {
-    this.deps.publisher.state(this.id, this.state());
+    const state = this.state();
+    this.deps.publisher.state(this.id, state);
+    this.deps.onState?.(state);
   }
 
   private publishHealth(): void {

@@ -36,6 +36,9 @@ function nav(user: string | null, csrf: string | null): Html {
   return h`<nav class="topnav">
   <a class="brand" href="/">Billiards</a>
   <a href="/">Overview</a>
+  <a href="/league">League</a>
+  <a href="/league/results">Results</a>
+  ${user ? h`<a href="/league/admin">League admin</a>` : ''}
   <span class="spacer"></span>
   ${user ? h`<span class="who">${user}</span><form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="${csrf ?? ''}"><button type="submit" class="link">Log out</button></form>` : h`<a href="/login">Log in</a>`}
 </nav>`;

@@ -6,11 +6,14 @@ import type { MqttLink } from '../mqtt-link.ts';
 import type { ResolvedOptions } from '../options.ts';
 import type { StreamRegistry } from '../sse.ts';
 import { TABLE_ID, type TableStore } from '../store.ts';
+import type { LeagueCache } from '../league-store.ts';
 
 /** What every route module gets: the parsed options and the panel's services. */
 export interface AppDeps {
   options: ResolvedOptions;
   store: TableStore;
+  /** The house league's latest retained state (issue 8). */
+  league: LeagueCache;
   link: MqttLink;
   sessions: SessionStore;
   loginLimiter: RateLimiter;

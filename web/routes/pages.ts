@@ -15,6 +15,7 @@ const STATIC: Record<string, string> = {
   'overview.js': 'text/javascript; charset=utf-8',
   'referee.js': 'text/javascript; charset=utf-8',
   'hardware.js': 'text/javascript; charset=utf-8',
+  'league.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 const staticCache = new Map<string, string>();
