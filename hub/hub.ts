@@ -209,10 +209,11 @@ export class Hub {
     return { ...(this.options.mqttUsername ? { username: this.options.mqttUsername } : {}), ...(this.options.mqttPassword ? { password: this.options.mqttPassword } : {}) };
   }
 
-  health(): { ok: boolean; store: boolean; broker: boolean; tables: number } {
+  health(): { ok: boolean; store: boolean; league: boolean; broker: boolean; tables: number } {
     const store = this.store?.healthy() ?? false;
+    const league = this.leagueStore?.healthy() ?? false;
     const broker = this.link?.connected ?? false;
-    return { ok: store && broker, store, broker, tables: this.tables.size };
+    return { ok: store && league && broker, store, league, broker, tables: this.tables.size };
   }
 
   metrics(): string {
