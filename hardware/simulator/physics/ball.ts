@@ -76,7 +76,8 @@ export function positionAt(m: Motion, t: number): Vec {
 
 /** Advances a ball by dt ≤ its phase's end, analytically; at the phase's end it is snapped to rolling / rest. */
 export function advance(b: Ball, dt: number, cloth: Cloth = CLOTH): Ball {
-  if (b.gone || dt <= 0) return b;
+  if (b.gone) return b;
+  dt = Math.max(0, dt);
   const m = motionOf(b, cloth);
   const side = Math.sign(b.side) * Math.max(0, Math.abs(b.side) - cloth.spinDecay * dt);
   if (m.phase === 'rest') return { ...b, v: ZERO, roll: ZERO, side: 0 };

@@ -80,7 +80,8 @@ export function simulate(table: TableGeometry, start: readonly Ball[], options: 
   let now = 0;
   options.observe?.(0, balls, null);
 
-  while (events.length < maxEvents && now < maxTime) {
+  // A hard cap on steps as well as events: phase changes are steps without events.
+  for (let step = 0; step < 20 * maxEvents && events.length < maxEvents && now < maxTime; step++) {
     const motions = balls.map((b) => motionOf(b, cloth));
     let horizon = Infinity;
     for (const m of motions) horizon = Math.min(horizon, m.until);
