@@ -138,6 +138,7 @@ export function simulate(table: TableGeometry, start: readonly Ball[], options: 
     for (let k = before; k < events.length; k++) options.observe?.(now, balls, events[k]!);
     if (options.stopWhen?.(events)) break;
   }
+  if (process.env.SIMDBG && events.length > 100) console.log('steps', events.length, now, JSON.stringify(events.slice(-6)));
   return { events, balls, standing: standing.filter((s) => s.up).map((s) => s.id), duration: now };
 
   function resolve(c: Contact): void {
@@ -179,7 +180,13 @@ export function simulate(table: TableGeometry, start: readonly Ball[], options: 
         s.up = false;
         events.push({ kind: 'skittle', skittle: s.id, by: b.id, t: now, speed: vn });
         balls[c.i] = { ...b, v: addScaled(b.v, n, -0.4 * vn) };
-      } else balls[c.i] = { ...b, v: addScaled(b.v, n, -1.5 * Math.max(0, vn)) };
+      } else {
+        // Too slow to fell it: the ball bounces off the skittle's base and the contact takes its spin
+        // (otherwise top spin would drive it back into the skittle again and again).
+        const v = addScaled(b.v, n, -1.5 * Math.max(0, vn));
+        const keep = Math.min(Math.hypot(v[0], v[1]), Math.hypot(b.roll[0], b.roll[1]));
+        balls[c.i] = { ...b, v, roll: scale(unit(v), keep) };
+      }
       return;
     }
     const o = balls[c.j]!;

@@ -26,7 +26,7 @@ export interface PhysicsPlanContext extends PlanContext {
 }
 
 /** Candidate strokes simulated per shot, at most. */
-export const SEARCH_BUDGET = 120;
+export const SEARCH_BUDGET = 100;
 
 export interface Stroke {
   angle: number;
@@ -69,7 +69,7 @@ export class PhysicsTable {
     let best: { stroke: Stroke; score: number } | null = null;
     for (let k = 0; k < SEARCH_BUDGET; k++) {
       const stroke = candidate(ctx, layout, table, search);
-      const run = simulate(table, ballsAt(layout, ctx.cueBall, stroke), { random: search, maxTime: 14, stopWhen: goal.decided });
+      const run = simulate(table, ballsAt(layout, ctx.cueBall, stroke), { random: search, maxTime: 6, maxEvents: 40, stopWhen: goal.decided });
       const score = goal.score(run) + search() * 0.01;
       if (!best || score > best.score) best = { stroke, score };
       if (score >= goal.success) break;
