@@ -157,8 +157,11 @@ export function simulate(table: TableGeometry, start: readonly Ball[], options: 
       let v = addScaled(b.v, n, -(1 + table.cushionRestitution) * vn);
       // Friction at the cushion drives the contact point's slip (vt − side) part-way to zero:
       // side spin bends the rebound a little and is partly used up.
-      const slip = dot(v, tan) - b.side;
-      const j = (-0.25 * slip) / 3.5;
+      // The share of it grows with the side spin, so a ball without side spin rebounds at its angle of incidence (for e = 1).
+      const vt = dot(v, tan);
+      const slip = vt - b.side;
+      const share = b.side === 0 ? 0 : Math.abs(b.side) / (Math.abs(b.side) + Math.abs(vt));
+      const j = (-0.3 * share * slip) / 3.5;
       v = addScaled(v, tan, j);
       const side = b.side - 2.5 * j;
       // The cushion's nose is above the ball's centre: it takes most of the spin along the normal.
