@@ -13,9 +13,26 @@ export function derivative(c: readonly number[]): number[] {
   return c.slice(1).map((v, i) => v * (i + 1));
 }
 
+/** Real roots of c0 + c1·t + c2·t² in [lo, hi], ascending, in closed form (numerically stable). */
+export function quadraticRootsIn(c0: number, c1: number, c2: number, lo: number, hi: number): number[] {
+  const out: number[] = [];
+  if (Math.abs(c2) <= 1e-14 * (Math.abs(c1) + Math.abs(c0))) {
+    if (c1 !== 0) out.push(-c0 / c1);
+  } else {
+    const disc = c1 * c1 - 4 * c2 * c0;
+    if (disc < 0) return [];
+    const q = -0.5 * (c1 + Math.sign(c1 || 1) * Math.sqrt(disc));
+    const r1 = q / c2;
+    const r2 = q !== 0 ? c0 / q : r1;
+    out.push(Math.min(r1, r2), Math.max(r1, r2));
+  }
+  return out.filter((t) => t >= lo && t <= hi);
+}
+
 function trim(c: readonly number[]): number[] {
   const out = [...c];
-  const scaleOf = Math.max(1e-300, ...out.map(Math.abs));
+  let scaleOf = 1e-300;
+  for (const v of out) scaleOf = Math.max(scaleOf, Math.abs(v));
   while (out.length > 1 && Math.abs(out[out.length - 1]!) <= scaleOf * 1e-14) out.pop();
   return out;
 }
@@ -28,6 +45,7 @@ export function rootsIn(coeffs: readonly number[], lo: number, hi: number): numb
     const t = -c[0]! / c[1]!;
     return t >= lo && t <= hi ? [t] : [];
   }
+  if (c.length === 3) return quadraticRootsIn(c[0]!, c[1]!, c[2]!, lo, hi);
   const critical = rootsIn(derivative(c), lo, hi);
   const bounds = [lo, ...critical, hi];
   const roots: number[] = [];
@@ -41,7 +59,7 @@ export function rootsIn(coeffs: readonly number[], lo: number, hi: number): numb
       continue;
     }
     if (fb === 0 || fa * fb > 0) continue;
-    for (let k = 0; k < 64 && b - a > 1e-12; k++) {
+    for (let k = 0; k < 64 && b - a > 1e-10; k++) {
       const m = (a + b) / 2;
       const fm = evaluate(c, m);
       if (fm === 0) {
