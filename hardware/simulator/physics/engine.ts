@@ -81,8 +81,7 @@ export function simulate(table: TableGeometry, start: readonly Ball[], options: 
   options.observe?.(0, balls, null);
 
   // A hard cap on steps as well as events: phase changes are steps without events.
-  let step = 0;
-  for (; step < 20 * maxEvents && events.length < maxEvents && now < maxTime; step++) {
+  for (let step = 0; step < 20 * maxEvents && events.length < maxEvents && now < maxTime; step++) {
     const motions = balls.map((b) => motionOf(b, cloth));
     let horizon = Infinity;
     for (const m of motions) horizon = Math.min(horizon, m.until);
@@ -139,7 +138,6 @@ export function simulate(table: TableGeometry, start: readonly Ball[], options: 
     for (let k = before; k < events.length; k++) options.observe?.(now, balls, events[k]!);
     if (options.stopWhen?.(events)) break;
   }
-  if (process.env.SIMDBG && step > 300) console.log('steps', step, events.length, now, JSON.stringify(events.slice(-6)));
   return { events, balls, standing: standing.filter((s) => s.up).map((s) => s.id), duration: now };
 
   function resolve(c: Contact): void {
