@@ -46,11 +46,9 @@ export function strike(id: string, at: Vec, s: Stroke): Ball {
 export class PhysicsTable {
   readonly table: TableGeometry;
   layout: Layout | null = null;
-  private standing: Set<string>;
 
   constructor(readonly variant: string) {
     this.table = tableFor(variant);
-    this.standing = new Set(this.table.skittles.map((s) => s.id));
   }
 
   /** Forget the balls' places: the next shot is a break. */
@@ -61,8 +59,12 @@ export class PhysicsTable {
   plan(ctx: PhysicsPlanContext): PhysicsPlannedShot {
     const random = ctx.random;
     const layout = nextLayout(this.variant, this.table, ctx.isBreak ? null : this.layout, ctx.cueBall, ctx.instructions ?? [], random);
-    // Skittles stand again on their spots unless a ball lies there.
-    const skittles = this.table.skittles.filter((s) => Object.values(layout).every((p) => dist(p, s.at) >= this.table.ballRadius + s.radius + 0.5));
+    // Skittles stand again: where an instruction puts them (SK5-16, SK7P-12, SK7C-9), else on their
+    // spots — unless a ball lies there.
+    const placed = new Map((ctx.instructions ?? []).filter((i) => i.item.startsWith('skittle:') && i.at).map((i) => [i.item.slice('skittle:'.length), i.at!] as const));
+    const skittles = this.table.skittles
+      .map((s) => (placed.has(s.id) ? { ...s, at: [placed.get(s.id)![0], placed.get(s.id)![1]] as Vec } : s))
+      .filter((s) => Object.values(layout).every((p) => dist(p, s.at) >= this.table.ballRadius + s.radius + 0.5));
     const table = { ...this.table, skittles };
     const search = seededRandom(Math.floor(random() * 2 ** 32));
     const goal = goalFor(ctx, layout);
@@ -84,7 +86,6 @@ export class PhysicsTable {
     };
     const run = simulate(table, ballsAt(layout, ctx.cueBall, played), { random });
     this.layout = Object.fromEntries(run.balls.filter((b) => !b.gone).map((b) => [b.id, b.p]));
-    this.standing = new Set(run.standing);
     return toPlanned(run);
   }
 }
