@@ -67,7 +67,7 @@ export class PhysicsTable {
       .filter((s) => Object.values(layout).every((p) => dist(p, s.at) >= this.table.ballRadius + s.radius + 0.5));
     const table = { ...this.table, skittles };
     const search = seededRandom(Math.floor(random() * 2 ** 32));
-    const goal = goalFor(ctx, layout);
+    const goal = goalFor(ctx);
     let best: { stroke: Stroke; score: number } | null = null;
     for (let k = 0; k < SEARCH_BUDGET; k++) {
       const stroke = candidate(ctx, layout, table, search);
@@ -142,7 +142,7 @@ interface Goal {
   decided(events: readonly SimEvent[]): boolean;
 }
 
-function goalFor(ctx: PlanContext, layout: Layout): Goal {
+function goalFor(ctx: PlanContext): Goal {
   const cue = ctx.cueBall;
   const objects = ballsOf(ctx.variant).filter((b) => b !== cue);
   if (ctx.variant.startsWith('skittles')) return skittleGoal(cue);
@@ -153,7 +153,6 @@ function goalFor(ctx: PlanContext, layout: Layout): Goal {
     for (const e of events) if (e.kind === 'ball' && e.balls.includes(cue)) hit.add(e.balls[0] === cue ? e.balls[1] : e.balls[0]);
     return objects.every((o) => hit.has(o));
   };
-  void layout;
   return {
     success: 3,
     decided: (events) => bothHit(events) || events.some((e) => e.kind === 'off-table'),
