@@ -2,7 +2,8 @@ import type { Shot } from '../../hub/rules/events.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import type { MatchView, ShotResult } from '../../hub/rules/view.ts';
-import { planShot } from './planner.ts';
+import { PhysicsTable } from './physics/planner.ts';
+import { planScriptedShot } from './planner.ts';
 
 /**
  * Scores the same planned shots twice: with every fact known (a tracker's view, the ground
@@ -11,6 +12,8 @@ import { planShot } from './planner.ts';
  * decided wrongly (must be none).
  */
 export type SensorSet = 'sensors' | 'tracker';
+/** `physics`: the event-driven simulator plays real matches; `scripted`: random plausible event sequences. */
+export type PlannerKind = 'physics' | 'scripted';
 
 export interface AccuracyCount {
   variant: string;
@@ -36,12 +39,13 @@ export function sensorView(shot: Shot): Shot {
 
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
 
-export function measureAccuracy(variant: string, shots: number, seed: number, sensors: SensorSet): AccuracyCount {
+export function measureAccuracy(variant: string, shots: number, seed: number, sensors: SensorSet, planner: PlannerKind = 'physics'): AccuracyCount {
   const setup = { variant, players: ['Ana', 'Ben'], target: variant === 'artistic' ? 1 : 100_000, options: variant === 'artistic' ? { figures: 12 } : {} };
   const count: AccuracyCount = { variant, shots: 0, correct: 0, prompted: 0, wrong: 0, wrongExamples: [] };
   const random = seededRandom(seed);
   let truth = create(setup);
   let seen = create(setup);
+  const physics = new PhysicsTable(variant);
   while (count.shots < shots) {
     let view = truth.view();
     if (view.status === 'finished' || view.status === 'drawn') {
@@ -50,7 +54,8 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
       view = truth.view();
     }
     const figure = (view as MatchView & { figure?: { sequence: string[] } }).figure?.sequence;
-    const { shot } = planShot({ variant, cueBall: view.cueBall!, isBreak: view.shots.length === 0, random, table: { length: 2840, width: 1420 }, ...(figure ? { figure } : {}) });
+    const ctx = { variant, cueBall: view.cueBall!, isBreak: view.shots.length === 0, random, table: { length: 2840, width: 1420 }, ...(figure ? { figure } : {}) };
+    const { shot } = planner === 'physics' ? physics.plan({ ...ctx, instructions: view.instructions }) : planScriptedShot(ctx);
     must(truth.apply({ kind: 'shot', shot }));
     const known = truth.view();
     if (known.status === 'awaiting-referee') must(truth.apply({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } }));

@@ -4,8 +4,9 @@ import { RAILS, type Rail } from '../../hub/rules/ids.ts';
 /**
  * A scripted shot planner: plausible event sequences with their ground truth, drawn from a
  * seeded random source. It knows no rules — the hub's engine judges what it plays — only
- * what can happen: a ball at rest moves only once something hits it. (A physics-based
- * simulator replaces it; the sensor and tracker paths it feeds stay the same.)
+ * what can happen: a ball at rest moves only once something hits it. The simulated table
+ * and the accuracy measure now use the physics planner (physics/planner.ts); this one stays
+ * for comparison (`planScriptedShot`).
  */
 export interface PlannedShot {
   shot: Shot;
@@ -25,7 +26,8 @@ export interface PlanContext {
 
 const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)]!;
 
-export function planShot(ctx: PlanContext): PlannedShot {
+/** The scripted planner, kept for comparison with the physics planner (physics/planner.ts). */
+export function planScriptedShot(ctx: PlanContext): PlannedShot {
   if (ctx.variant.startsWith('skittles')) return skittleShot(ctx);
   if (ctx.variant === 'artistic' && ctx.figure) return figureShot(ctx, ctx.figure);
   return caromShot(ctx);

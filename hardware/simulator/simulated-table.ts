@@ -5,7 +5,7 @@ import { seededRandom } from '../../hub/rules/random.ts';
 import { BridgeSource } from '../../hub/sources/bridge-source.ts';
 import type { SensorSource, TableHandle } from '../../hub/sources/source.ts';
 import type { Result } from '../../hub/rules/variant.ts';
-import { planShot } from './planner.ts';
+import { PhysicsTable } from './physics/planner.ts';
 import { VirtualBoard } from './virtual-board.ts';
 
 export interface SimulatedTableOptions {
@@ -18,8 +18,10 @@ export interface SimulatedTableOptions {
 
 /**
  * A table with no hardware: a virtual board speaking the real protocol through the real
- * bridge (so the sensor path is the product's own), played by the scripted planner, with a
- * simulated overhead tracker reporting each shot's ground truth with ball ids.
+ * bridge (so the sensor path is the product's own), played by the physics planner (real 2D
+ * ball physics; the balls stay where they came to rest between shots, respotted as the hub's
+ * instructions say), with a simulated overhead tracker reporting each shot's ground truth
+ * with ball ids. Rail and click amplitudes follow the impact speeds.
  */
 export class SimulatedTable implements SensorSource {
   readonly kind = 'simulator' as const;
@@ -32,6 +34,7 @@ export class SimulatedTable implements SensorSource {
   private running = false;
   private readonly railChannel = new Map<string, number>();
   private readonly skittleIndex = new Map<string, number>();
+  private physics: PhysicsTable | null = null;
   shotsPlayed = 0;
 
   constructor(private readonly table: TableConfig, private readonly options: SimulatedTableOptions) {
@@ -94,15 +97,17 @@ export class SimulatedTable implements SensorSource {
       return;
     }
     const figure = (state as unknown as { figure?: { sequence?: string[] } }).figure?.sequence;
-    const planned = planShot({
+    if (this.physics?.variant !== state.variant) this.physics = new PhysicsTable(state.variant);
+    const planned = this.physics.plan({
       variant: state.variant,
       cueBall: String(state.cueBall),
       isBreak: state.shotCount === 0,
       random: this.random,
       table: { length: 2840, width: 1420 },
+      instructions: state.instructions ?? [],
       ...(figure ? { figure } : {}),
     });
-    this.play(planned.shot.events, planned.durationMs);
+    this.play(planned.shot.events, planned.durationMs, planned.speeds);
     // The tracker reports once every ball has stopped; the next player steps up after a pause.
     this.later(planned.durationMs + 200, () => {
       handle.trackerShot(planned.shot);
@@ -113,15 +118,17 @@ export class SimulatedTable implements SensorSource {
   }
 
   /** What the table's sensors feel: rail piezos, the click channel, tilt switches and the bed. */
-  private play(events: readonly ShotEvent[], durationMs: number): void {
+  private play(events: readonly ShotEvent[], durationMs: number, speeds: readonly (number | null)[] = []): void {
     for (let t = 0; t < durationMs; t += 100) {
       const level = t < durationMs - 700 ? 60 + Math.round(this.random() * 60) : Math.max(2, Math.round(40 * (1 - (t - durationMs + 700) / 700)));
       this.later(t, () => this.board.vibration(level));
     }
     this.later(durationMs, () => this.board.vibration(2));
-    for (const e of events) {
+    events.forEach((e, i) => {
       const t = e.t ?? 0;
-      const amplitude = 70 + Math.round(this.random() * 150);
+      const speed = speeds[i];
+      // A piezo's peak grows with the impact speed (mm/s); a little noise on top.
+      const amplitude = speed == null ? 70 + Math.round(this.random() * 150) : Math.min(255, Math.max(40, Math.round(40 + speed / 20 + this.random() * 10)));
       if (e.kind === 'cushion') {
         const channel = this.railChannel.get(e.rail);
         if (channel !== undefined) this.later(t, () => this.board.impact(channel, amplitude));
@@ -130,7 +137,7 @@ export class SimulatedTable implements SensorSource {
         const index = this.skittleIndex.get(e.skittle);
         if (index !== undefined) this.later(t, () => this.board.skittle(index, true));
       }
-    }
+    });
   }
 
   private standSkittlesUp(events: readonly ShotEvent[]): void {

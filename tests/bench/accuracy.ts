@@ -2,11 +2,11 @@ import { measureAccuracy } from '../../hardware/simulator/accuracy.ts';
 import { VARIANT_IDS } from '../../hub/rules/ids.ts';
 
 /**
- * `npm run accuracy`: for each game, 1,000 planned shots scored from the sensors alone and
+ * `npm run accuracy`: for each game, 1,000 shots planned by the physics simulator (real matches, balls where they rest) scored from the sensors alone and
  * again with the tracker, each decision compared with the ground truth.
  */
 const SHOTS = 1000;
-console.log(`Scoring accuracy against ground truth, ${SHOTS} shots per game (scripted shot planner)`);
+console.log(`Scoring accuracy against ground truth, ${SHOTS} shots per game (physics shot planner: event-driven 2D ball physics)`);
 console.log('game                 sensors: correct  prompted  wrong   | tracker: correct  prompted  wrong');
 for (const variant of VARIANT_IDS) {
   const s = measureAccuracy(variant, SHOTS, 2026, 'sensors');
