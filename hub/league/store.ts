@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { seasonSchema, type Fixture, type LeagueResult, type Season } from './types.ts';
+import { runMigrations } from '../store/migrate.ts';
 
 /**
  * The league's tables in the hub's SQLite file, on a connection of its own (WAL lets the
@@ -67,18 +68,9 @@ export class LeagueStore {
   }
 
   private migrate(): void {
-    this.db.exec('CREATE TABLE IF NOT EXISTS league_schema_version (version INTEGER NOT NULL)');
-    const row = this.db.prepare('SELECT version FROM league_schema_version').get() as { version: number } | undefined;
-    let version = row?.version ?? 0;
-    if (!row) this.db.prepare('INSERT INTO league_schema_version (version) VALUES (0)').run();
-    for (; version < MIGRATIONS.length; version++) {
-      const sql = MIGRATIONS[version]!;
-      this.db.transaction(() => {
-        this.db.exec(sql);
-        this.db.prepare('UPDATE league_schema_version SET version = ?').run(version + 1);
-      })();
-    }
+    runMigrations(this.db, 'league_schema_version', MIGRATIONS);
   }
+
 
   get schemaVersion(): number {
     return (this.db.prepare('SELECT version FROM league_schema_version').get() as { version: number }).version;

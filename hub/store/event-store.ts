@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { runMigrations } from './migrate.ts';
 
 /**
  * The durable, append-only log of everything a table did: match setups, shots and referee
@@ -84,17 +85,9 @@ export class EventStore {
   }
 
   private migrate(): void {
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const row = this.db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
-    let version = row?.version ?? 0;
-    if (!row) this.db.prepare('INSERT INTO schema_version (version) VALUES (0)').run();
-    for (; version < MIGRATIONS.length; version++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[version]!);
-        this.db.prepare('UPDATE schema_version SET version = ?').run(version + 1);
-      })();
-    }
+    runMigrations(this.db, 'schema_version', MIGRATIONS);
   }
+
 
   /** Starts a match: its id, and the match line stored with it, in one transaction. */
   startMatch(table: string, matchLine: string, hubTime: number, at: string): number {

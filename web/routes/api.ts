@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { commandSchemas, type CommandName } from '../../hub/contract/mqtt.ts';
-import { jsonError, needLoginApi, tableParam, zodMessage, type AppDeps, type Env } from './common.ts';
+import { jsonError, needLoginApi, readJsonBody, tableParam, type AppDeps, type Env } from './common.ts';
 
 const omitEnvelope = { transaction: true, password: true, table: true } as const;
 /** Bodies of the console's commands: the contract's own schemas without the envelope. */
@@ -56,15 +56,9 @@ export function apiRoutes(app: Hono<Env>, d: AppDeps): void {
   for (const route of Object.keys(bodies) as (keyof typeof bodies)[]) {
     app.post(`/api/tables/:table/${route}`, needLoginApi, async (c) => {
       const table = tableParam(c);
-      let raw: unknown;
-      try {
-        raw = await c.req.json();
-      } catch {
-        return jsonError(400, 'the body must be a JSON object');
-      }
-      const parsed = bodies[route].safeParse(raw);
-      if (!parsed.success) return jsonError(400, zodMessage(parsed.error));
-      const data = await link.request(commandOf[route], { ...parsed.data, table, password: password(c) });
+      const body = await readJsonBody(c, bodies[route]);
+      if (!body.ok) return body.response;
+      const data = await link.request(commandOf[route], { ...(body.data as Record<string, unknown>), table, password: password(c) });
       return c.json({ ok: true, data });
     });
   }

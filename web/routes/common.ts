@@ -53,3 +53,15 @@ export function ownOrigin(c: Context, trustProxy: boolean): string {
   const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim() || url.host;
   return `${proto}://${host}`;
 }
+
+/** Reads a JSON request body and checks it against a schema: the data, or a 400 answer naming the problem. */
+export async function readJsonBody<T extends z.ZodType>(c: { req: { json(): Promise<unknown> } }, schema: T): Promise<{ ok: true; data: z.infer<T> } | { ok: false; response: Response }> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    return { ok: false, response: jsonError(400, 'the body must be a JSON object') };
+  }
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, response: jsonError(400, zodMessage(parsed.error)) };
+}

@@ -6,7 +6,7 @@ import { h } from '../html.ts';
 import { layout } from '../pages/layout.ts';
 import { leagueAdminBody, leagueDisplayFragment, leagueResultsBody } from '../pages/league.ts';
 import { HubRequestError } from '../mqtt-link.ts';
-import { jsonError, needLoginApi, needLoginPage, zodMessage, type AppDeps, type Env } from './common.ts';
+import { jsonError, needLoginApi, needLoginPage, readJsonBody, zodMessage, type AppDeps, type Env } from './common.ts';
 
 const omitEnvelope = { transaction: true, password: true } as const;
 /** Bodies of the league's console commands: the contract's own schemas without the envelope. */
@@ -121,15 +121,9 @@ export function leagueRoutes(app: Hono<Env>, d: AppDeps): void {
   }
   for (const route of Object.keys(bodies) as (keyof typeof bodies)[]) {
     app.post(`/api/league/${route}`, needLoginApi, async (c) => {
-      let raw: unknown;
-      try {
-        raw = await c.req.json();
-      } catch {
-        return jsonError(400, 'the body must be a JSON object');
-      }
-      const parsed = bodies[route].safeParse(raw);
-      if (!parsed.success) return jsonError(400, zodMessage(parsed.error));
-      return c.json({ ok: true, data: await send(c, route, parsed.data as Record<string, unknown>) });
+      const body = await readJsonBody(c, bodies[route]);
+      if (!body.ok) return body.response;
+      return c.json({ ok: true, data: await send(c, route, body.data as Record<string, unknown>) });
     });
   }
 }
