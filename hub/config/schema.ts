@@ -19,6 +19,8 @@ export const sourceSchema = z.discriminatedUnion('type', [
   }).refine((s) => s.path !== undefined || s.match !== undefined, 'give a path or a USB match'),
   /** A board running StandardFirmata, read through johnny-five. */
   z.strictObject({ type: z.literal('firmata'), path: z.string().min(1), baudRate: z.number().int().positive().default(57600) }),
+  /** A board behind a serial-to-network server (ser2net raw mode, ESP-Link): `baudRate` is its serial side. */
+  z.strictObject({ type: z.literal('tcp'), host: z.string().min(1), port: z.number().int().min(1).max(65535), baudRate: z.number().int().positive().default(115200) }),
   /** No hardware: a simulated table. */
   z.strictObject({ type: z.literal('simulator'), seed: z.number().int().default(1), speed: z.number().positive().max(100).default(1) }),
 ]);

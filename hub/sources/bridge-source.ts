@@ -2,6 +2,7 @@ import { Bridge, type BridgeEvent } from '../../firmware-bridge/bridge.ts';
 import type { Transport } from '../../firmware-bridge/transport.ts';
 import { FirmataTransport } from '../../firmware-bridge/transports/firmata.ts';
 import { SerialTransport } from '../../firmware-bridge/transports/serial.ts';
+import { TcpTransport } from '../../firmware-bridge/transports/tcp.ts';
 import type { TableConfig } from '../config/schema.ts';
 import type { SensorEvent } from '../pipeline/sensor-events.ts';
 import { err, ok, type Result } from '../rules/variant.ts';
@@ -53,7 +54,7 @@ export class BridgeSource implements SensorSource {
   }
 }
 
-/** The transport a table's configuration names: a serial port by path or by USB ids, or a Firmata board. */
+/** The transport a table's configuration names: a serial port by path or by USB ids, a serial server over TCP, or a Firmata board. */
 export function transportFor(table: TableConfig, clockUs: () => number): Transport {
   const source = table.source;
   switch (source.type) {
@@ -63,6 +64,8 @@ export function transportFor(table: TableConfig, clockUs: () => number): Transpo
         ...(source.match ? { usbIds: [{ vendorId: source.match.vendorId.toLowerCase(), productId: source.match.productId.toLowerCase() }] } : {}),
         baudRate: source.baudRate,
       });
+    case 'tcp':
+      return new TcpTransport({ host: source.host, port: source.port });
     case 'firmata':
       return new FirmataTransport({ path: source.path, baudRate: source.baudRate, clockUs, johnnyFive: true });
     case 'simulator':

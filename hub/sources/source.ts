@@ -18,7 +18,7 @@ export interface TableHandle {
  * effects; start() begins delivering events, stop() ends it.
  */
 export interface SensorSource {
-  readonly kind: 'serial' | 'firmata' | 'simulator';
+  readonly kind: 'serial' | 'tcp' | 'firmata' | 'simulator';
   readonly simulated: boolean;
   start(onEvent: (event: SensorEvent) => void): Promise<void>;
   stop(): Promise<void>;

@@ -4,12 +4,21 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { request } from './support.ts';
 
-/** The hub as an operator runs it: `npm start` in a process of its own. */
+/**
+ * The hub as an operator runs it: `npm start`, which builds (`npm run build`) and runs the
+ * compiled hub in dist/ in a process of its own.
+ */
+const HUB = ['dist/hub/cli/main.js', 'start'];
+beforeAll(() => {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (build.status !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
+}, 130_000);
+
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
@@ -29,8 +38,8 @@ const CONFIG = {
   tables: [{ id: 't1', source: { type: 'serial', path: '/dev/null-billiards-board' }, defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 1000 } }],
 };
 
-function startHub(env: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; mqttUrl: string }> {
-  const child = spawn('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'error', ...env } });
+function startHub(env: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; mqttUrl: string; webUrl: string }> {
+  const child = spawn(process.execPath, HUB, { cwd: REPO_ROOT, env: { ...process.env, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'error', ...env } });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -38,9 +47,10 @@ function startHub(env: Record<string, string>): Promise<{ child: ChildProcessWit
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /MQTT broker:\s+(mqtt:\/\/\S+)/.exec(out);
-      if (m && out.includes('is running')) {
+      const web = /Venue overview:\s+(http:\/\/\S+)\//.exec(out);
+      if (m && web && out.includes('is running')) {
         clearTimeout(timer);
-        resolve({ child, mqttUrl: m[1]! });
+        resolve({ child, mqttUrl: m[1]!, webUrl: web[1]! });
       }
     });
     child.once('exit', (code) => reject(new Error(`hub exited ${code}: ${out}`)));
@@ -52,6 +62,9 @@ describe('hub process', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hub-kill-'));
     const config = writeConfig(dataDir, CONFIG);
     const first = await startHub({ CONFIG: config, DATA_DIR: dataDir });
+    // The build copied what the compiled panel loads at run time.
+    const css = await fetch(`${first.webUrl}/static/panel.css`);
+    expect(css.status).toBe(200);
     const client = await mqtt.connectAsync(first.mqttUrl, { reconnectPeriod: 0 });
     const carom = { events: [{ kind: 'ball', balls: ['white', 'red'] }, { kind: 'ball', balls: ['white', 'yellow'] }] };
     let acknowledged = 0;
@@ -82,7 +95,7 @@ describe('hub process', () => {
   it('a corrupt configuration is refused with one line naming the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hub-bad-'));
     const config = writeConfig(dir, { tables: [{ id: 't1', source: { type: 'serial', path: '/dev/x' }, rails: { '9': 'head' } }] });
-    const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, CONFIG: config, DATA_DIR: dir }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, HUB, { cwd: REPO_ROOT, env: { ...process.env, CONFIG: config, DATA_DIR: dir }, encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/tables\[0\]\.rails\.9/);
@@ -93,7 +106,7 @@ describe('hub process', () => {
     const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
     try {
       const dir = mkdtempSync(join(tmpdir(), 'hub-port-'));
-      const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'start'], { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port), MQTT_PORT: '0', MQTT_WS_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync(process.execPath, HUB, { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port), MQTT_PORT: '0', MQTT_WS_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 30_000 });
       expect(r.status).toBe(1);
       expect(r.stderr.trim()).toBe(`start: web panel: cannot listen on 127.0.0.1:${port}: address already in use (set PORT to another port)`);
     } finally {

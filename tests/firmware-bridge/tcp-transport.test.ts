@@ -1,0 +1,73 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bridge, type BridgeEvent } from '../../firmware-bridge/bridge.ts';
+import { encodeBoardMessage } from '../../firmware-bridge/messages.ts';
+import { TcpTransport } from '../../firmware-bridge/transports/tcp.ts';
+
+/** A stand-in for ser2net: a loopback TCP server that hands each connection to the test. */
+async function serialServer() {
+  const sockets: Socket[] = [];
+  const received: Buffer[] = [];
+  const server: Server = createServer((s) => {
+    sockets.push(s);
+    s.on('data', (d) => received.push(d));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  return { server, port, sockets, received, close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))) };
+}
+
+const until = async (ok: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c();
+});
+
+describe('TcpTransport (a board behind ser2net)', () => {
+  it('carries the board protocol both ways and reports the far end closing as an unplug, then reconnects', async () => {
+    const srv = await serialServer();
+    cleanup.push(srv.close);
+    const bridge = new Bridge({ transport: new TcpTransport({ host: '127.0.0.1', port: srv.port }), clock: () => performance.now(), silenceMs: 0, reconnect: { initialMs: 20, maxMs: 50 } });
+    const events: BridgeEvent[] = [];
+    bridge.on('event', (e: BridgeEvent) => events.push(e));
+    await bridge.start();
+    cleanup.push(() => bridge.stop());
+    await until(() => srv.sockets.length === 1);
+    const board = srv.sockets[0]!;
+    board.write(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: 'tcp-test', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 10 }));
+    board.write(encodeBoardMessage({ kind: 'impact', seq: 1, channel: 2, amplitude: 99, boardUs: 5000 }));
+    await until(() => events.some((e) => e.type === 'rail-hit'));
+    expect(events.find((e) => e.type === 'rail-hit')).toMatchObject({ channel: 2, amplitude: 99 });
+
+    // Hub → board: a command reaches the serial server's socket.
+    await bridge.send({ kind: 'set-channel', channel: 1, threshold: 40, refractoryMs: 30 });
+    await until(() => srv.received.length > 0);
+
+    board.destroy(); // the serial server drops the link
+    await until(() => events.some((e) => e.type === 'link' && e.state === 'down'));
+    await until(() => srv.sockets.length === 2); // the bridge came back on its own
+    srv.sockets[1]!.write(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: 'tcp-test', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 10 }));
+    await until(() => events.filter((e) => e.type === 'link' && e.state === 'up').length === 2);
+  });
+
+  it('a connect to a port where nothing listens fails with an error naming host and port', async () => {
+    const srv = await serialServer();
+    const port = srv.port;
+    await srv.close(); // now nothing listens there
+    await expect(new TcpTransport({ host: '127.0.0.1', port }).connect()).rejects.toThrow(`tcp 127.0.0.1:${port}`);
+  });
+
+  it('rejects a bad host or port when constructed', () => {
+    expect(() => new TcpTransport({ host: '', port: 4000 })).toThrow(/host/);
+    expect(() => new TcpTransport({ host: 'bridge.local', port: 70000 })).toThrow(/port/);
+  });
+});
