@@ -30,8 +30,13 @@ export interface HubOptions {
   sourceFor: (table: TableConfig) => SensorSource;
   clock?: HubClock;
   log?: LogFn;
-  /** How often to check for the end of a shot (ms). */
+  /**
+   * Each shot in progress has a timer for the end of its quiet window; this sweep (ms) is
+   * the backstop behind those timers.
+   */
   tickMs?: number;
+  /** False: no per-shot timers, shots end only at the sweep or by hand (tests that drive time). */
+  shotEndTimers?: boolean;
 }
 
 /**
@@ -45,6 +50,7 @@ export class Hub {
   private broker: EmbeddedBroker | null = null;
   private link: MqttLink | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly shotEndTimers = new Map<string, NodeJS.Timeout>();
   private commands: CommandHandler | null = null;
   private leagueStore: LeagueStore | null = null;
   /** The house league (issue 8), kept in the same SQLite file on a connection of its own. */
@@ -143,20 +149,39 @@ export class Hub {
       now: () => this.clock.now(),
     });
     await this.link.start();
+    this.timer = setInterval(() => {
+      for (const table of this.tables.values()) (table.tick(), this.armShotEnd(table));
+    }, this.options.tickMs ?? 250);
     for (const [id, source] of this.sources) {
       const table = this.tables.get(id)!;
       await source.start((event) => {
         try {
           table.sensor(event);
+          this.armShotEnd(table);
         } catch (e) {
           // One bad event must not stop the table, nor the others.
           this.log('error', 'sensor event failed', { table: id, error: (e as Error).message });
         }
       });
     }
-    this.timer = setInterval(() => {
-      for (const table of this.tables.values()) table.tick();
-    }, this.options.tickMs ?? 50);
+  }
+
+  /**
+   * A shot ends the moment its quiet window runs out, not at the next sweep: one timer per
+   * table, set when none is pending. When it fires early (more hits came meanwhile) it is
+   * set again for the new end.
+   */
+  private armShotEnd(table: TableService): void {
+    if (this.shotEndTimers.has(table.id) || !this.timer || this.options.shotEndTimers === false) return;
+    const due = table.shotEndDue;
+    if (due === null) return;
+    // At least 1 ms: a window that is due but cannot end (a late, loud vibration) never spins.
+    const timer = setTimeout(() => {
+      this.shotEndTimers.delete(table.id);
+      table.tick();
+      this.armShotEnd(table);
+    }, Math.max(1, Math.ceil(due - this.clock.now())));
+    this.shotEndTimers.set(table.id, timer);
   }
 
   private async request(command: string, payload: Buffer): Promise<void> {
@@ -188,7 +213,7 @@ export class Hub {
       return;
     }
     const m = message.value;
-    if (m.type === 'strike') table.strike();
+    if (m.type === 'strike') (table.strike(), this.armShotEnd(table));
     else if (m.type === 'rest') table.endShot('tracker');
     else {
       const applied = table.trackerShot(m.shot);
@@ -238,6 +263,8 @@ export class Hub {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const timer of this.shotEndTimers.values()) clearTimeout(timer);
+    this.shotEndTimers.clear();
     for (const source of this.sources.values()) await source.stop().catch(() => undefined);
     for (const table of this.tables.values()) this.link?.availability(table.id, { state: 'offline' });
     await this.link?.stop();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
+import { disableNagle } from '../hub/mqtt/no-delay.ts';
 import { commandSchemas, topics, type CommandName, type CommandResponse } from '../hub/contract/mqtt.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { TableStore } from './store.ts';
@@ -60,6 +61,7 @@ export class MqttLink {
         resubscribe: false,
       });
       this.client.on('error', () => undefined);
+      disableNagle(this.client);
       this.owned = true;
     }
     this.client.on('message', this.onMessage);

@@ -84,7 +84,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     },
   });
 
-  const tcp: Server = createServer(broker.handle as never);
+  // No Nagle: MQTT messages are small and latency-bound; batching them behind delayed ACKs
+  // costs up to 40 ms a message on loopback.
+  const tcp: Server = createServer({ noDelay: true }, broker.handle as never);
   await listen(tcp, options.port, options.host);
   let http: HttpServer | null = null;
   let wss: WebSocketServer | null = null;

@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
 import type { TablePublisher } from '../tables/publisher.ts';
+import { disableNagle } from './no-delay.ts';
 
 export interface MqttLinkOptions {
   url: string;
@@ -52,6 +53,7 @@ export class MqttLink implements TablePublisher {
       will: { topic: this.t.bridgeState, payload: Buffer.from(JSON.stringify({ state: 'offline' })), qos: 1, retain: true },
     });
     this.client = client;
+    disableNagle(client);
     client.on('connect', () => {
       opts.log?.('info', 'connected to the MQTT broker', { url: opts.url });
       client.subscribe([this.t.allRequests, `${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });

@@ -45,6 +45,11 @@ export class ShotSegmenter {
     return this.moving;
   }
 
+  /** When the quiet window of the shot in progress runs out (the earliest `tick` can end it), or null at rest. */
+  get quietUntil(): number | null {
+    return this.moving ? this.lastActivity + this.opts.quietWindowMs : null;
+  }
+
   push(event: SensorEvent): SegmenterOutput[] {
     const out: SegmenterOutput[] = [];
     const now = event.hubTime;

@@ -196,6 +196,11 @@ export class TableService {
     this.handle(this.segmenter.push(event));
   }
 
+  /** Hub time at which `tick` may end the shot in progress; null when the balls are at rest. */
+  get shotEndDue(): number | null {
+    return this.segmenter.quietUntil;
+  }
+
   /** Timer: ends a shot after the quiet window. */
   tick(now = this.deps.clock.now()): void {
     this.handle(this.segmenter.tick(now));

@@ -1,4 +1,4 @@
 import { benchHub } from './hub.ts';
-await benchHub(50, 2);
-for (let i = 0; i < 3; i++) console.log(JSON.stringify(await benchHub(50, 5)));
-console.log(JSON.stringify(await benchHub(500, 3)));
+console.log(JSON.stringify(await benchHub(50, 3)));
+for (let i = 0; i < 2; i++) console.log(JSON.stringify(await benchHub(50, 8)));
+console.log(JSON.stringify(await benchHub(500, 5)));

@@ -1,117 +1,319 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
+import { disableNagle } from '../../hub/mqtt/no-delay.ts';
+import { seededRandom } from '../../hub/rules/random.ts';
 import { VirtualBoard } from '../../hardware/simulator/virtual-board.ts';
-import { parseConfig } from '../../hub/config/load.ts';
-import { Hub } from '../../hub/hub.ts';
-import { BridgeSource } from '../../hub/sources/bridge-source.ts';
+import { REPO_ROOT } from '../support/paths.ts';
 
 /**
- * The hub under load: 16 tables, each a virtual board speaking the real protocol through
- * the real bridge, at a realistic and at a flood rate of rail hits. Latency is from the
- * board's bytes reaching the hub's serial side to an MQTT subscriber holding the event
- * (so it includes the store write and the broker).
+ * The hub under load, measured from outside as an operator would see it.
+ *
+ * The hub is the compiled `npm start` (hub, embedded broker and web panel) in a process of
+ * its own. Each of the 16 tables is a board behind a serial-to-network server (the `tcp`
+ * source, as ser2net would serve it); this process plays all 16 boards with the real
+ * protocol and is the MQTT subscriber, so both ends of every latency are on one clock and
+ * none of this process's work is charged to the hub.
+ *
+ * A board sends what the firmware sends (PROTOCOL.md): a heartbeat every 250 ms, the bed
+ * vibration every 100 ms, and impacts. Tables play shots: a burst of rail hits while the
+ * bed vibrates, then rest. Each shot is cut by the hub's segmenter,
+ * scored by the rules engine, stored and published as the table's new state.
+ *
+ * Figures: event latency (a rail hit's bytes written to the hub → the hit on
+ * `tables/<t>/events` at the subscriber), shot latency (the moment the quiet window ends →
+ * the new state on `tables/<t>/state`), and the hub process's resident memory.
  */
-const TABLES = 16;
+export const TABLES = Number(process.env.BENCH_TABLES ?? 16);
+const QUIET_WINDOW_MS = 300;
+const MOTION_MS = 1500;
+const REST_MS = 500; // a shot's cycle: 1.5 s of motion, then 0.5 s of rest (the quiet window inside it)
+const VIBRATION_EVERY_MS = 100;
+const WARMUP_MS = MOTION_MS + REST_MS;
 
 export interface HubFigure {
+  /** Frames per second per table (all kinds) the boards were asked to send. */
   rate: number;
-  sent: number;
-  received: number;
-  eventsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
+  seconds: number;
+  hits: number;
+  hitsReceived: number;
+  /** All frames the 16 boards sent per second. */
+  framesPerSecond: number;
+  eventP50Ms: number;
+  eventP99Ms: number;
+  shots: number;
+  shotsScored: number;
+  shotP50Ms: number;
+  shotP99Ms: number;
+  /** Largest resident set of the hub process seen while under load, and its peak since start. */
   rssMb: number;
+  hwmMb: number;
 }
 
 const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
-export async function benchHub(ratePerTable: number, seconds: number): Promise<HubFigure> {
+function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** One table's board behind its serial server: the board's bytes go to whichever hub connects. */
+class ServedBoard {
+  readonly board: VirtualBoard;
+  private socket: Socket | null = null;
+  private lastUs = 0;
+  constructor(
+    readonly id: string,
+    readonly server: Server,
+  ) {
+    // A strictly increasing board clock: every hit has its own timestamp, the key that matches it at the subscriber.
+    this.board = new VirtualBoard(() => (this.lastUs = Math.max(this.lastUs + 1, Math.floor(performance.now() * 1000))));
+    server.on('connection', (socket) => void this.attach(socket));
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  get connected(): boolean {
+    return this.socket !== null;
+  }
+
+  private async attach(socket: Socket): Promise<void> {
+    socket.setNoDelay(true);
+    this.socket = socket;
+    const link = await this.board.transport.connect();
+    link.on('data', (d: Buffer) => socket.write(d));
+    socket.on('data', (d) => void link.write(d));
+    socket.on('close', () => {
+      this.socket = null;
+      void link.close();
+    });
+    this.board.powerUp();
+  }
+
+  close(): void {
+    this.board.powerDown();
+    this.socket?.destroy();
+    this.server.close();
+  }
+}
+
+async function serveBoards(): Promise<ServedBoard[]> {
+  const boards: ServedBoard[] = [];
+  for (let i = 0; i < TABLES; i++) {
+    const server = createServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    boards.push(new ServedBoard(`b${i + 1}`, server));
+  }
+  return boards;
+}
+
+function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string }> {
+  const main = join(REPO_ROOT, 'dist/hub/cli/main.js');
+  if (!existsSync(main)) throw new Error('the compiled hub is missing: run `npm run build` first (npm run bench does)');
+  // BENCH_HUB_NODE_ARGS: extra node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, main, 'start'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CONFIG: configPath, DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the hub did not start: ${out}`)), 30_000);
+    child.stderr!.on("data", (d: Buffer) => { out += d.toString(); if (process.env.BENCH_HUB_STDOUT) appendFileSync(process.env.BENCH_HUB_STDOUT, d); });
+    const copy = process.env.BENCH_HUB_STDOUT; // a file for the hub's output (with --trace-gc, say)
+    child.stdout!.on('data', (d: Buffer) => {
+      if (copy) appendFileSync(copy, d);
+      out += d.toString();
+      const m = /MQTT broker:\s+(mqtt:\/\/\S+)/.exec(out);
+      if (m && out.includes('is running')) {
+        clearTimeout(timer);
+        resolve({ child, mqttUrl: m[1]! });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the hub exited (${code}): ${out}`)));
+  });
+}
+
+/**
+ * Runs 16 tables at `framesPerTable` frames per second each (heartbeats and vibration
+ * included) for `seconds`, and measures the hub from outside.
+ */
+export async function benchHub(framesPerTable: number, seconds: number): Promise<HubFigure> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-hub-'));
-  const tables = Array.from({ length: TABLES }, (_, i) => ({ id: `b${i + 1}`, source: { type: 'simulator' }, quietWindowMs: 1500 }));
-  const parsed = parseConfig(JSON.stringify({ hub: { id: 'bench' }, tables }));
-  if (!parsed.ok) throw new Error(parsed.error);
-  const boards = new Map<string, VirtualBoard>();
-  const t0 = performance.now();
-  const clock = () => performance.timeOrigin + performance.now();
-  const hub = new Hub({
-    config: parsed.value,
-    dataDir,
-    mqttPort: 0,
-    sourceFor: (table) => {
-      const board = new VirtualBoard(() => (performance.now() - t0) * 1000);
-      boards.set(table.id, board);
-      return new BridgeSource('simulator', board.transport, table, clock, true);
-    },
-  });
-  await hub.start();
-  for (const b of boards.values()) b.powerUp();
-
-  const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
-  const client = await mqtt.connectAsync(hub.mqttUrl, { reconnectPeriod: 0 });
-  client.on('message', (_topic, payload) => {
-    const e = JSON.parse(payload.toString()) as { type: string; sensor?: string; table: string; boardUs: number };
-    if (e.type !== 'sensor' || e.sensor !== 'rail-hit') return;
-    const key = `${e.table}:${e.boardUs}`;
-    const sent = sentAt.get(key);
-    if (sent !== undefined) {
-      latencies.push(performance.now() - sent);
-      sentAt.delete(key);
+  const boards = await serveBoards();
+  const configPath = join(dataDir, 'hub.json');
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      hub: { id: 'bench' },
+      tables: boards.map((b) => ({
+        id: b.id,
+        source: { type: 'tcp', host: '127.0.0.1', port: b.port },
+        scoring: 'sensors',
+        quietWindowMs: QUIET_WINDOW_MS,
+        // No refractory gaps in the board's detector: the load is what this bench sets.
+        defaultMatch: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 1000 },
+      })),
+    }),
+  );
+  const { child, mqttUrl } = await startHub(configPath, dataDir);
+  const client = await mqtt.connectAsync(mqttUrl, { reconnectPeriod: 0 });
+  disableNagle(client);
+  try {
+    const deadline = Date.now() + 10_000;
+    while (!boards.every((b) => b.connected)) {
+      if (Date.now() > deadline) throw new Error('not every table connected to its board');
+      await new Promise((r) => setTimeout(r, 20));
     }
-  });
-  await client.subscribeAsync('billiards/tables/+/events', { qos: 0 });
 
-  let sent = 0;
-  // Tables are not in step: each sends on its own timer, phases spread over the interval.
-  // Above ~200 hits/s a table's timer cannot keep up, so a flood sends small bursts.
-  const burst = Math.max(1, Math.round(ratePerTable / 200));
-  const intervalMs = (1000 * burst) / ratePerTable;
-  const started = performance.now();
-  await new Promise<void>((resolve) => {
-    const timers: NodeJS.Timeout[] = [];
-    let k = 0;
-    for (const [id, board] of boards) {
-      const channel = k++ % 4;
-      const phase = (intervalMs * k) / TABLES;
-      timers.push(
-        setTimeout(() => {
-          timers.push(
-            setInterval(() => {
-              for (let i = 0; i < burst; i++) {
-                const now = performance.now();
-                const boardUs = board.impact(channel, 120);
-                sentAt.set(`${id}:${boardUs}`, now);
-                sent += 1;
-              }
-            }, intervalMs),
-          );
-        }, phase),
-      );
-    }
-    setTimeout(() => {
-      timers.forEach((t) => clearInterval(t));
-      resolve();
-    }, seconds * 1000);
-  });
-  const elapsed = (performance.now() - started) / 1000;
-  await new Promise((r) => setTimeout(r, 500)); // let the last ones arrive
-  const rssMb = process.memoryUsage().rss / 1024 / 1024;
-  await client.endAsync();
-  for (const b of boards.values()) b.powerDown();
-  await hub.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  return {
-    rate: ratePerTable,
-    sent,
-    received: latencies.length,
-    eventsPerSecond: Math.round(latencies.length / elapsed),
-    p50Ms: Math.round(quantile(latencies, 0.5) * 100) / 100,
-    p99Ms: Math.round(quantile(latencies, 0.99) * 100) / 100,
-    rssMb: Math.round(rssMb),
-  };
+    let started = 0;
+    let measureFrom = Infinity;
+    const hitSentAt = new Map<string, number>();
+    const eventLatencies: number[] = [];
+    const shotLatencies: number[] = [];
+    /** Per table: when its current shot's quiet window ends, if a shot is over and not yet seen scored. */
+    const shotDueAt = new Map<string, number[]>();
+    const shotCount = new Map<string, number>();
+    let shotsScored = 0;
+    client.on('message', (topic, payload) => {
+      const now = performance.now();
+      const table = topic.split('/')[2]!;
+      if (topic.endsWith('/events')) {
+        const e = JSON.parse(payload.toString()) as { sensor?: string; boardUs: number };
+        if (e.sensor !== 'rail-hit') return;
+        const sent = hitSentAt.get(`${table}:${e.boardUs}`);
+        if (sent === undefined) return;
+        hitSentAt.delete(`${table}:${e.boardUs}`);
+        if (sent >= measureFrom) eventLatencies.push(now - sent);
+      } else if (topic.endsWith('/state')) {
+        const s = JSON.parse(payload.toString()) as { shotCount: number };
+        const before = shotCount.get(table);
+        shotCount.set(table, s.shotCount);
+        if (before === undefined || s.shotCount <= before) return;
+        const due = shotDueAt.get(table)?.shift();
+        if (due !== undefined && due >= measureFrom) {
+          shotsScored += 1;
+          shotLatencies.push(now - due);
+        }
+      }
+    });
+    await client.subscribeAsync(['billiards/tables/+/events', 'billiards/tables/+/state'], { qos: 0 });
+    await new Promise((r) => setTimeout(r, 500)); // retained states in, boards' hellos through
+
+    // The hits of one shot cycle: the cycle's frames minus the board's own status frames.
+    const cycleMs = MOTION_MS + REST_MS;
+    const statusPerCycle = cycleMs / VIBRATION_EVERY_MS + cycleMs / 250;
+    const hitsPerShot = Math.max(1, Math.round((framesPerTable * cycleMs) / 1000 - statusPerCycle));
+    const hitEveryMs = MOTION_MS / hitsPerShot;
+
+    let hits = 0;
+    let frames = 0;
+    let shots = 0;
+    started = performance.now();
+    // The first cycle warms up (JIT, caches, the SQLite page cache): a hub runs for hours,
+    // its steady state is what is measured. Everything counted is sent after it.
+    measureFrom = started + WARMUP_MS;
+    const inWindow = () => performance.now() >= measureFrom;
+    const rssSamples: number[] = [];
+    const sampler = setInterval(() => inWindow() && rssSamples.push(procStatusMb(child.pid!, 'VmRSS')), 200);
+    // Each board on its own timer, sending each frame at its own time (as 16 independent
+    // boards would), not in steps shared by all tables.
+    let running = true;
+    const timers = new Set<NodeJS.Timeout>();
+    const random = seededRandom(20261130);
+    boards.forEach((b) => {
+      // Tables are not in step: each starts at its own random point of the cycle (a fixed
+      // seed: every run plays the same), so their frames interleave as independent boards' do.
+      const phase = random() * cycleMs;
+      let cycle = Math.floor(phase / cycleMs);
+      let nextVibration = phase;
+      let nextHit = Math.ceil((phase % cycleMs) / hitEveryMs); // joining mid-shot: no backlog of hits
+      let inShot = false;
+      let lastActiveAt = 0;
+      const queue: number[] = [];
+      shotDueAt.set(b.id, queue);
+      const step = () => {
+        const t = performance.now() - started + phase;
+        const c = Math.floor(t / cycleMs);
+        if (c !== cycle) {
+          cycle = c;
+          nextHit = 0;
+        }
+        const inCycle = t - c * cycleMs;
+        const moving = inCycle < MOTION_MS;
+        if (moving) inShot = true;
+        else if (inShot) {
+          // The balls came to rest: the hub may end the shot once its quiet window has passed.
+          inShot = false;
+          queue.push(lastActiveAt + QUIET_WINDOW_MS);
+          if (lastActiveAt + QUIET_WINDOW_MS >= measureFrom) shots += 1;
+        }
+        while (nextVibration <= t) {
+          b.board.vibration(moving ? 90 : 0);
+          if (moving) lastActiveAt = performance.now();
+          if (inWindow()) frames += 1;
+          nextVibration += VIBRATION_EVERY_MS;
+        }
+        while (moving && nextHit < hitsPerShot && nextHit * hitEveryMs <= inCycle) {
+          // Rail hits only: with no ball contact only the cue ball moved, so the sensors decide
+          // every shot (a miss) and no prompt stops the table's scoring.
+          const now = performance.now();
+          hitSentAt.set(`${b.id}:${b.board.impact(nextHit % 4, 120)}`, now);
+          lastActiveAt = now;
+          if (now >= measureFrom) (hits += 1), (frames += 1);
+          nextHit += 1;
+        }
+        if (!running) return;
+        const cycleStart = c * cycleMs;
+        const nextHitAt = moving && nextHit < hitsPerShot ? cycleStart + nextHit * hitEveryMs : Infinity;
+        const motionEnds = moving ? cycleStart + MOTION_MS : Infinity;
+        const next = Math.min(nextVibration, nextHitAt, motionEnds, cycleStart + cycleMs);
+        const timer = setTimeout(() => (timers.delete(timer), step()), Math.max(0, next - t));
+        timers.add(timer);
+      };
+      step();
+    });
+    await new Promise((r) => setTimeout(r, WARMUP_MS + seconds * 1000));
+    running = false;
+    timers.forEach((t) => clearTimeout(t));
+    const elapsed = (performance.now() - measureFrom) / 1000;
+    await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS + 700)); // the last shots end and arrive
+    clearInterval(sampler);
+    const hwmMb = procStatusMb(child.pid!, 'VmHWM');
+    frames += Math.round(elapsed * 4 * TABLES); // heartbeats
+    return {
+      rate: framesPerTable,
+      seconds,
+      hits,
+      hitsReceived: eventLatencies.length,
+      framesPerSecond: Math.round(frames / elapsed),
+      eventP50Ms: round2(quantile(eventLatencies, 0.5)),
+      eventP99Ms: round2(quantile(eventLatencies, 0.99)),
+      shots,
+      shotsScored,
+      shotP50Ms: round2(quantile(shotLatencies, 0.5)),
+      shotP99Ms: round2(quantile(shotLatencies, 0.99)),
+      rssMb: Math.round(Math.max(...rssSamples)),
+      hwmMb: Math.round(hwmMb),
+    };
+  } finally {
+    await client.endAsync(true);
+    child.kill('SIGTERM');
+    await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    boards.forEach((b) => b.close());
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

@@ -37,7 +37,7 @@ describe('end to end: firmware in avr8js → bridge → hub → broker → an MQ
     const clock = { now: () => rig.link.hubMs, iso: () => new Date(1_800_000_000_000 + rig.link.hubMs).toISOString() };
     const config = testConfig();
     config.tables[0] = { ...config.tables[0]!, quietWindowMs: 300, rails: { '0': 'head', '1': 'foot', '2': 'left', '3': 'right' } };
-    hub = new Hub({ config, dataDir: mkdtempSync(join(tmpdir(), 'e2e-')), mqttPort: 0, clock, tickMs: 60_000, sourceFor: () => rigSource(rig) });
+    hub = new Hub({ config, dataDir: mkdtempSync(join(tmpdir(), 'e2e-')), mqttPort: 0, clock, tickMs: 60_000, shotEndTimers: false, sourceFor: () => rigSource(rig) });
     await hub.start();
     const sub = await subscriber(hub.mqttUrl, ['billiards/#']);
     const table = hub.tables.get('t1')!;

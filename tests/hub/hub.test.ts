@@ -1,7 +1,12 @@
 import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Hub } from '../../hub/hub.ts';
+import { ManualSource } from '../../hub/sources/manual.ts';
+import { systemClock } from '../../hub/tables/clock.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VENUE_PASSWORD, click, feedShot, linkUp, railHit, request, startTestHub, subscriber, type TestHub } from './support.ts';
+import { VENUE_PASSWORD, click, feedShot, linkUp, railHit, request, startTestHub, subscriber, testConfig, type TestHub } from './support.ts';
 
 const running: TestHub[] = [];
 const clients: { endAsync: () => Promise<void> }[] = [];
@@ -156,5 +161,26 @@ describe('hub: commands (CONTRACT §3 request/response)', () => {
     for (let i = 0; i < 5; i++) await request(sub.client, 'billiards', 'match/referee', { password: `bad${i}`, table: 't1', referee: { action: 'undo' } });
     const blocked = await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { action: 'undo' } });
     expect(blocked.error).toMatch(/too many wrong passwords/);
+  });
+
+  it('G-6: a shot ends when its quiet window runs out, on its own timer, not at the next sweep', async () => {
+    const source = new ManualSource();
+    // The sweep is a minute away: only the shot's own timer can end the shot in this test.
+    const hub = new Hub({ config: testConfig(), dataDir: mkdtempSync(join(tmpdir(), 'hub-timer-')), mqttPort: 0, clock: systemClock, tickMs: 60_000, sourceFor: () => source });
+    await hub.start();
+    running.push({ hub } as TestHub);
+    const sub = await subscriber(hub.mqttUrl, ['billiards/tables/t1/state']);
+    clients.push(sub.client);
+    const quietMs = testConfig().tables[0]!.quietWindowMs;
+    let lastHit = 0;
+    for (let i = 0; i < 4; i++) {
+      // Each hit inside the window keeps the shot open.
+      lastHit = systemClock.now();
+      source.emit({ type: 'rail-hit', channel: i, amplitude: 120, boardUs: i, seq: i, hubTime: lastHit });
+      await new Promise((r) => setTimeout(r, quietMs / 3));
+    }
+    const scored = await sub.next('billiards/tables/t1/state', (s) => s.shotCount === 1);
+    expect(systemClock.now()).toBeGreaterThanOrEqual(lastHit + quietMs);
+    expect(scored.shots[0]).toMatchObject({ points: 0, turnPasses: true });
   });
 });

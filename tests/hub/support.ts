@@ -52,6 +52,7 @@ export async function startTestHub(options: { dataDir?: string; config?: HubConf
     ...(options.mqttUrl ? { mqttUrl: options.mqttUrl } : {}),
     clock,
     tickMs: 10_000, // the tests tick by hand
+    shotEndTimers: false,
     sourceFor: (table) => {
       const source = new ManualSource(false);
       sources.set(table.id, source);

@@ -56,7 +56,7 @@ describe('simulated shot through the real firmware in avr8js', () => {
     const config = testConfig();
     config.tables[0] = { ...config.tables[0]!, quietWindowMs: 400, rails: { '0': 'head', '1': 'foot', '2': 'left', '3': 'right' } };
     const clock = { now: () => rig.link.hubMs, iso: () => new Date(1_800_000_000_000 + rig.link.hubMs).toISOString() };
-    hub = new Hub({ config, dataDir: mkdtempSync(join(tmpdir(), 'sim-fw-')), mqttPort: 0, clock, tickMs: 60_000, sourceFor: () => source });
+    hub = new Hub({ config, dataDir: mkdtempSync(join(tmpdir(), 'sim-fw-')), mqttPort: 0, clock, tickMs: 60_000, shotEndTimers: false, sourceFor: () => source });
     await hub.start();
     const sub = await subscriber(hub.mqttUrl, ['billiards/tables/t1/#']);
 
