@@ -74,7 +74,10 @@ export class Hub {
 
   async start(): Promise<void> {
     const { config } = this.options;
-    this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'), { checkpointInWorker: true });
+    this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'), {
+      checkpointInWorker: true,
+      onGroupError: (error, rows) => this.log('error', 'sensor events could not be stored; they were not published', { rows, error: error.message }),
+    });
     const store = this.store;
     this.leagueStore = new LeagueStore(join(this.options.dataDir, 'hub.sqlite'));
     const league = new LeagueService({
@@ -102,8 +105,10 @@ export class Hub {
       this.mqttWsUrl = this.broker.wsPort === null ? null : `ws://127.0.0.1:${this.broker.wsPort}`;
     }
 
+    const broker = this.broker;
     this.link = new MqttLink({
       url: this.mqttUrl,
+      ...(broker ? { connect: () => broker.client() } : {}),
       username: this.broker?.internal.username ?? this.options.mqttUsername,
       password: this.broker?.internal.password ?? this.options.mqttPassword,
       baseTopic: config.hub.baseTopic,

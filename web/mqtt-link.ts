@@ -5,6 +5,7 @@ import { commandSchemas, topics, type CommandName, type CommandResponse } from '
 import type { ResolvedOptions } from './options.ts';
 import type { TableStore } from './store.ts';
 import type { LeagueCache } from './league-store.ts';
+import '../hub/mqtt/packet-cache.ts';
 
 export class HubRequestError extends Error {
   constructor(
@@ -117,7 +118,11 @@ export class MqttLink {
   }
 
   private subscribe(): void {
-    this.client?.subscribe(this.subscriptions(), { qos: 1 }, () => undefined);
+    // The sensor event stream is live display only (the hub stores it): QoS 0 spares the
+    // broker an acknowledgement per hit. Everything else is retained state or an answer.
+    const events = `${this.options.baseTopic}/tables/+/events`;
+    const map = Object.fromEntries(this.subscriptions().map((topic) => [topic, { qos: topic === events ? 0 : 1 }] as const));
+    this.client?.subscribe(map, () => undefined);
   }
 
   private message(topic: string, payload: Buffer): void {

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { verifyPassword } from '../ops/password.ts';
 import { filterAllowed, topicMatches } from './topic-match.ts';
+import './packet-cache.ts';
+import { InProcessClient, type BrokerClient } from './in-process-client.ts';
 
 export interface BrokerUser {
   username: string;
@@ -28,8 +30,10 @@ export interface EmbeddedBrokerOptions {
 export interface EmbeddedBroker {
   port: number;
   wsPort: number | null;
-  /** Credentials of the hub's own client: full access. */
+  /** Credentials for the hub's own socket clients (the web panel): full access. */
   internal: { username: string; password: string };
+  /** A client for the hub itself, inside the broker: no socket, no login. */
+  client(): BrokerClient;
   close(): Promise<void>;
 }
 
@@ -101,6 +105,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     port: (tcp.address() as AddressInfo).port,
     wsPort: http ? (http.address() as AddressInfo).port : null,
     internal,
+    client: () => new InProcessClient(broker),
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       wss?.close();

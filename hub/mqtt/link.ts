@@ -1,10 +1,14 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
 import { topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
 import type { TablePublisher } from '../tables/publisher.ts';
+import type { BrokerClient } from './in-process-client.ts';
 import { disableNagle } from './no-delay.ts';
+import './packet-cache.ts';
 
 export interface MqttLinkOptions {
   url: string;
+  /** A client that needs no socket (the embedded broker's in-process one); otherwise mqtt.js connects to `url`. */
+  connect?: () => BrokerClient;
   username?: string;
   password?: string;
   baseTopic: string;
@@ -29,7 +33,7 @@ const RETAINED = { qos: 1, retain: true } as const;
  * scoring goes on; on every (re)connect the retained topics are published afresh.
  */
 export class MqttLink implements TablePublisher {
-  private client: MqttClient | null = null;
+  private client: BrokerClient | null = null;
   private readonly t: ReturnType<typeof topics>;
   dropped = 0;
 
@@ -43,6 +47,32 @@ export class MqttLink implements TablePublisher {
 
   start(): Promise<void> {
     const { opts } = this;
+    const client: BrokerClient = opts.connect?.() ?? this.connectTcp();
+    this.client = client;
+    client.on('connect', () => {
+      opts.log?.('info', 'connected to the MQTT broker', { url: opts.url });
+      client.subscribe([this.t.allRequests, `${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
+      this.publishSnapshot();
+    });
+    client.on('message', (topic: string, payload: Buffer) => {
+      const parts = topic.split('/');
+      const baseParts = opts.baseTopic.split('/').length;
+      if (parts[baseParts] === 'request' && parts.length > baseParts + 1) opts.onRequest(parts.slice(baseParts + 1).join('/'), payload);
+      else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') opts.onTracker?.(parts[baseParts + 1]!, payload);
+      else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
+    });
+    client.on('offline', () => opts.log?.('warn', 'MQTT broker unreachable; scoring goes on, state will be republished', { url: opts.url }));
+    client.on('error', (e: Error) => opts.log?.('warn', 'MQTT error', { error: e.message }));
+    return new Promise((resolve) => {
+      // Resolve at once either way: the hub must score without a broker.
+      if (client.connected) resolve();
+      client.once('connect', () => resolve());
+      setTimeout(resolve, 3000).unref();
+    });
+  }
+
+  private connectTcp(): BrokerClient {
+    const { opts } = this;
     const client = mqtt.connect(opts.url, {
       clientId: `billiards-hub-${opts.hubId}-${process.pid}`,
       username: opts.username,
@@ -52,28 +82,8 @@ export class MqttLink implements TablePublisher {
       queueQoSZero: false,
       will: { topic: this.t.bridgeState, payload: Buffer.from(JSON.stringify({ state: 'offline' })), qos: 1, retain: true },
     });
-    this.client = client;
     disableNagle(client);
-    client.on('connect', () => {
-      opts.log?.('info', 'connected to the MQTT broker', { url: opts.url });
-      client.subscribe([this.t.allRequests, `${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
-      this.publishSnapshot();
-    });
-    client.on('message', (topic, payload) => {
-      const parts = topic.split('/');
-      const baseParts = opts.baseTopic.split('/').length;
-      if (parts[baseParts] === 'request' && parts.length > baseParts + 1) opts.onRequest(parts.slice(baseParts + 1).join('/'), payload);
-      else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') opts.onTracker?.(parts[baseParts + 1]!, payload);
-      else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
-    });
-    client.on('offline', () => opts.log?.('warn', 'MQTT broker unreachable; scoring goes on, state will be republished', { url: opts.url }));
-    client.on('error', (e) => opts.log?.('warn', 'MQTT error', { error: e.message }));
-    return new Promise((resolve) => {
-      // Resolve at once either way: the hub must score without a broker.
-      if (client.connected) resolve();
-      client.once('connect', () => resolve());
-      setTimeout(resolve, 3000).unref();
-    });
+    return client as unknown as BrokerClient;
   }
 
   private publishSnapshot(): void {

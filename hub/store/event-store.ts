@@ -53,20 +53,38 @@ const MIGRATIONS: string[] = [
    CREATE INDEX matches_table ON matches(table_id, id);`,
 ];
 
+type RowExtra = { boardUs?: number | null; seq?: number | null; ref?: number | null };
+interface QueuedRow {
+  params: [string, number | null, LogKind, string, number, number | null, number | null, string, number | null];
+  onStored: () => void;
+}
+
+export interface EventStoreOptions {
+  checkpointInWorker?: boolean;
+  /** A queued group of rows could not be committed (disk full, I/O error): none of it was published. */
+  onGroupError?: (error: Error, rows: number) => void;
+}
+
 export class EventStore {
   private readonly db: Database.Database;
   private readonly insertLog: Database.Statement;
   private readonly insertMatch: Database.Statement;
+  private readonly insertQueued: (rows: QueuedRow[]) => void;
   private checkpointer: Worker | null = null;
+  private queued: QueuedRow[] = [];
+  private commitScheduled = false;
 
-  constructor(path: string, options: { checkpointInWorker?: boolean } = {}) {
+  constructor(
+    path: string,
+    private readonly options: EventStoreOptions = {},
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // NORMAL keeps every committed transaction across a process crash; only an OS crash can lose the last ones.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
-    if (options.checkpointInWorker && path !== ':memory:') {
+    if (this.options.checkpointInWorker && path !== ':memory:') {
       // Checkpoints (and their fsync) on another thread: a write here never waits for one.
       this.db.pragma('wal_autocheckpoint = 0');
       this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, everyMs: 1000 } });
@@ -82,6 +100,9 @@ export class EventStore {
       'INSERT INTO log (table_id, match_id, kind, body, hub_time, board_us, seq, at, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertMatch = this.db.prepare('INSERT INTO matches (table_id, started_at) VALUES (?, ?)');
+    this.insertQueued = this.db.transaction((rows: QueuedRow[]) => {
+      for (const row of rows) this.insertLog.run(...row.params);
+    });
   }
 
   private migrate(): void {
@@ -91,6 +112,7 @@ export class EventStore {
 
   /** Starts a match: its id, and the match line stored with it, in one transaction. */
   startMatch(table: string, matchLine: string, hubTime: number, at: string): number {
+    this.commitQueued();
     return this.db.transaction(() => {
       const id = Number(this.insertMatch.run(table, at).lastInsertRowid);
       this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at, null);
@@ -98,9 +120,43 @@ export class EventStore {
     })();
   }
 
-  /** Appends one row; returns its id. Synchronous: when it returns, the row is on disk. */
-  append(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: { boardUs?: number | null; seq?: number | null; ref?: number | null } = {}): number {
+  /**
+   * Appends one row; returns its id. Synchronous: when it returns, the row is committed
+   * (after every row queued before it, so the log keeps arrival order).
+   */
+  append(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: RowExtra = {}): number {
+    this.commitQueued();
     return Number(this.insertLog.run(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null).lastInsertRowid);
+  }
+
+  /**
+   * Group commit for the sensor stream: queues a row and calls `onStored` once it is
+   * committed, in one transaction with every row queued in the same turn of the event loop
+   * (16 boards' frames that arrive together cost one WAL write, not sixteen). Publishing in
+   * `onStored` keeps the rule: durable before visible.
+   */
+  appendSoon(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: RowExtra, onStored: () => void): void {
+    this.queued.push({ params: [table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null], onStored });
+    if (!this.commitScheduled) {
+      this.commitScheduled = true;
+      setImmediate(() => this.commitQueued());
+    }
+  }
+
+  /** Commits the queued rows, then tells each of them, in order. */
+  commitQueued(): void {
+    this.commitScheduled = false;
+    if (this.queued.length === 0) return;
+    const rows = this.queued;
+    this.queued = [];
+    try {
+      this.insertQueued(rows);
+    } catch (e) {
+      // Nothing of the group is in the log, so nothing of it is published.
+      this.options.onGroupError?.(e as Error, rows.length);
+      return;
+    }
+    for (const row of rows) row.onStored();
   }
 
   /** Queued shots of a match that no stored shot has taken up yet, oldest first. */
@@ -151,6 +207,7 @@ export class EventStore {
   }
 
   async close(): Promise<void> {
+    if (this.db.open) this.commitQueued();
     const worker = this.checkpointer;
     this.checkpointer = null;
     if (worker) {

@@ -188,11 +188,20 @@ export class TableService {
     this.counters.sensorEvents += 1;
     const at = this.deps.clock.iso();
     const stamped = 'seq' in event ? { boardUs: event.boardUs, seq: event.seq } : {};
-    const kind = event.type === 'link' ? 'link' : 'sensor';
-    this.deps.store.append(this.id, this.matchId, kind, JSON.stringify(event), event.hubTime, at, stamped);
-    this.noteHealth(event, at);
     const published = toTableEvent(this.id, event, at, this.config);
-    if (published) this.deps.publisher.event(this.id, published);
+    if (event.type === 'link' || event.type === 'dropped') {
+      // Rare, and they change the table's availability and health at once: stored now.
+      this.deps.store.append(this.id, this.matchId, event.type === 'link' ? 'link' : 'sensor', JSON.stringify(event), event.hubTime, at, stamped);
+      this.noteHealth(event, at);
+      if (published) this.deps.publisher.event(this.id, published);
+    } else {
+      // The stream itself: group-committed, published once stored. The segmenter reads it at
+      // once; a shot it ends is stored after these rows (append commits the queue first).
+      this.noteHealth(event, at);
+      this.deps.store.appendSoon(this.id, this.matchId, 'sensor', JSON.stringify(event), event.hubTime, at, stamped, () => {
+        if (published) this.deps.publisher.event(this.id, published);
+      });
+    }
     this.handle(this.segmenter.push(event));
   }
 

@@ -1,0 +1,59 @@
+import mqtt from 'mqtt';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../../hub/mqtt/broker.ts';
+
+let broker: EmbeddedBroker | null = null;
+afterEach(async () => {
+  await broker?.close();
+  broker = null;
+});
+
+async function setup() {
+  broker = await startEmbeddedBroker({ host: '127.0.0.1', port: 0, wsPort: null, baseTopic: 'billiards', users: [], allowAnonymousRead: true });
+  const hub = broker.client();
+  await new Promise((r) => hub.once('connect', r));
+  const outside = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { reconnectPeriod: 0 });
+  return { hub, outside };
+}
+
+describe("the hub's in-process client of the embedded broker", () => {
+  it('delivers every publish in order, retained or not (aedes would drop a retained one overtaken by a plain one)', async () => {
+    const { hub, outside } = await setup();
+    const got: string[] = [];
+    outside.on('message', (_t, p) => got.push(p.toString()));
+    await outside.subscribeAsync('billiards/#', { qos: 1 });
+    const sent = ['s1', 'e1', 's2', 'e2', 'e3', 's3'];
+    for (const p of sent) hub.publish(p.startsWith('s') ? 'billiards/tables/t1/state' : 'billiards/tables/t1/events', p, { qos: 1, retain: p.startsWith('s') }, () => undefined);
+    await hub.publishAsync('billiards/done', 'done', { qos: 1, retain: false });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([...sent, 'done']);
+    // Retained: a late subscriber gets the last state.
+    const late = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker!.port}`, { reconnectPeriod: 0 });
+    const retained = new Promise<string>((resolve) => late.on('message', (_t, p) => resolve(p.toString())));
+    await late.subscribeAsync('billiards/tables/t1/state', { qos: 1 });
+    expect(await retained).toBe('s3');
+    await Promise.all([outside.endAsync(), late.endAsync(), hub.endAsync()]);
+  });
+
+  it("receives what socket clients publish on its subscriptions, and a handler's error stays out of the broker", async () => {
+    const { hub, outside } = await setup();
+    const errors: Error[] = [];
+    const requests: string[] = [];
+    hub.on('error', (e: Error) => errors.push(e));
+    hub.on('message', (topic: string, payload: Buffer) => {
+      if (payload.toString() === 'boom') throw new Error('handler failed');
+      requests.push(`${topic} ${payload.toString()}`);
+    });
+    hub.subscribe(['billiards/request/#'], { qos: 1 });
+    await outside.publishAsync('billiards/request/match/shot', 'boom', { qos: 1 });
+    await outside.publishAsync('billiards/request/hub/tables', '{}', { qos: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(requests).toEqual(['billiards/request/hub/tables {}']);
+    expect(errors.map((e) => e.message)).toEqual(['handler failed']);
+    await hub.endAsync();
+    await outside.publishAsync('billiards/request/hub/tables', 'after the end', { qos: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(requests).toHaveLength(1);
+    await outside.endAsync();
+  });
+});
