@@ -118,11 +118,19 @@ async function serveBoards(): Promise<ServedBoard[]> {
   return boards;
 }
 
+/** The node flags `npm start` runs the hub with, read from package.json so both stay the same. */
+function startNodeFlags(): string[] {
+  const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const m = /node((?: --\S+)*) dist\/hub\/cli\/main\.js start/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run dist/hub/cli/main.js: ${script}`);
+  return m[1]!.trim().split(' ').filter(Boolean);
+}
+
 function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string }> {
   const main = join(REPO_ROOT, 'dist/hub/cli/main.js');
   if (!existsSync(main)) throw new Error('the compiled hub is missing: run `npm run build` first (npm run bench does)');
-  // BENCH_HUB_NODE_ARGS: extra node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The node flags of `npm start`, and BENCH_HUB_NODE_ARGS for more ("--cpu-prof", say).
+  const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, main, 'start'], {
     cwd: REPO_ROOT,
     env: { ...process.env, CONFIG: configPath, DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'warn' },

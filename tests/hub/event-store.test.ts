@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventStore } from '../../hub/store/event-store.ts';
+import { EventStore, MATCH_QUERIES } from '../../hub/store/event-store.ts';
 
 const open: EventStore[] = [];
 afterEach(async () => {
@@ -62,5 +62,38 @@ describe('event store: group commit of the sensor stream', () => {
     await s.close();
     const reader = new Database(path, { readonly: true });
     expect((reader.prepare('SELECT body FROM log').all() as { body: string }[]).map((r) => r.body)).toEqual(['last']);
+  });
+});
+
+describe('event store schema', () => {
+  it('v2 migration keeps every row and id of a v1 log, and later rows follow on', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'store-v1-')), 'hub.sqlite');
+    // A v1 log as the first release wrote it.
+    const v1 = new Database(path);
+    v1.exec(`CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1);
+      CREATE TABLE log (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, match_id INTEGER, kind TEXT NOT NULL CHECK (kind IN ('match','shot','referee','queued','sensor','link')), ref INTEGER, body TEXT NOT NULL, hub_time REAL NOT NULL, board_us INTEGER, seq INTEGER, at TEXT NOT NULL);
+      CREATE INDEX log_match ON log(table_id, match_id, id);
+      CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, started_at TEXT NOT NULL);
+      CREATE INDEX matches_table ON matches(table_id, id);
+      INSERT INTO matches (table_id, started_at) VALUES ('t1', 'x');
+      INSERT INTO log (table_id, match_id, kind, body, hub_time, at) VALUES ('t1', 1, 'match', 'm', 1, 'x'), ('t1', 1, 'sensor', 'hit', 2, 'x'), ('t1', 1, 'shot', 's1', 3, 'x'), ('t1', 1, 'queued', 'q', 4, 'x');`);
+    v1.close();
+    const s = new EventStore(path);
+    open.push(s);
+    expect(s.matchLines(1)).toEqual(['m', 's1']);
+    expect(s.pendingShots(1)).toEqual([{ id: 4, body: 'q' }]);
+    expect(s.changes('t1')).toBe(3);
+    expect(s.append('t1', 1, 'shot', 's2', 5, 'x', { ref: 4 })).toBe(5);
+    expect(s.pendingShots(1)).toEqual([]);
+  });
+
+  it('the queries a restart runs use indexes, not a scan of the sensor stream', () => {
+    const { s } = store();
+    s.append('t1', null, 'sensor', 'hit', 1, 'x');
+    const db = new Database((s as unknown as { db: Database.Database }).db.name, { readonly: true });
+    for (const [name, sql] of Object.entries(MATCH_QUERIES)) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill(1)) as { detail: string }[]).map((r) => r.detail);
+      expect(plan.filter((d) => /^SCAN /.test(d)), `${name}: ${plan.join('; ')}`).toEqual([]);
+    }
   });
 });
