@@ -150,6 +150,8 @@ export class TableStore extends EventEmitter<StoreEvents> {
         break;
       }
       case 'events': {
+        // The sensor stream only feeds live views: with none open it is not validated or kept.
+        if (this.listenerCount('event') === 0 && (raw as { type?: unknown } | null)?.type === 'sensor') return true;
         const parsed = eventSchema.safeParse(raw);
         if (!parsed.success) return false;
         const event = { ...(parsed.data as unknown as TableEvent), table };
