@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mqtt from 'mqtt';
-import { disableNagle } from '../../hub/mqtt/no-delay.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import { VirtualBoard } from '../../hardware/simulator/virtual-board.ts';
 import { REPO_ROOT } from '../support/paths.ts';
@@ -25,8 +23,9 @@ import { REPO_ROOT } from '../support/paths.ts';
  * scored by the rules engine, stored and published as the table's new state.
  *
  * Figures: event latency (a rail hit's bytes written to the hub → the hit on
- * `tables/<t>/events` at the subscriber), shot latency (the moment the quiet window ends →
- * the new state on `tables/<t>/state`), and the hub process's resident memory.
+ * `tables/<t>/events` at a subscriber, `subscriber.mjs`, in a third process), shot latency
+ * (the moment the quiet window ends → the new state on `tables/<t>/state`), and the hub
+ * process's resident memory.
  */
 export const TABLES = Number(process.env.BENCH_TABLES ?? 16);
 const QUIET_WINDOW_MS = 300;
@@ -53,6 +52,9 @@ export interface HubFigure {
   rssMb: number;
   hwmMb: number;
 }
+
+/** The system-wide monotonic clock in ms: the subscriber process stamps with the same one. */
+const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -177,9 +179,9 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     }),
   );
   const { child, mqttUrl } = await startHub(configPath, dataDir);
-  const client = await mqtt.connectAsync(mqttUrl, { reconnectPeriod: 0 });
-  disableNagle(client);
+  const subscriber = fork(join(REPO_ROOT, 'tests/bench/subscriber.mjs'), [mqttUrl], { execArgv: [] });
   try {
+    await new Promise((resolve, reject) => (subscriber.once('message', resolve), subscriber.once('exit', () => reject(new Error('the subscriber exited')))));
     const deadline = Date.now() + 10_000;
     while (!boards.every((b) => b.connected)) {
       if (Date.now() > deadline) throw new Error('not every table connected to its board');
@@ -187,37 +189,10 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     }
 
     let started = 0;
-    let measureFrom = Infinity;
+    let measureFrom = Infinity; // on the monotonic clock, as every stamp below
     const hitSentAt = new Map<string, number>();
-    const eventLatencies: number[] = [];
-    const shotLatencies: number[] = [];
-    /** Per table: when its current shot's quiet window ends, if a shot is over and not yet seen scored. */
+    /** Per table: when each ended shot's quiet window ran out, in order. */
     const shotDueAt = new Map<string, number[]>();
-    const shotCount = new Map<string, number>();
-    let shotsScored = 0;
-    client.on('message', (topic, payload) => {
-      const now = performance.now();
-      const table = topic.split('/')[2]!;
-      if (topic.endsWith('/events')) {
-        const e = JSON.parse(payload.toString()) as { sensor?: string; boardUs: number };
-        if (e.sensor !== 'rail-hit') return;
-        const sent = hitSentAt.get(`${table}:${e.boardUs}`);
-        if (sent === undefined) return;
-        hitSentAt.delete(`${table}:${e.boardUs}`);
-        if (sent >= measureFrom) eventLatencies.push(now - sent);
-      } else if (topic.endsWith('/state')) {
-        const s = JSON.parse(payload.toString()) as { shotCount: number };
-        const before = shotCount.get(table);
-        shotCount.set(table, s.shotCount);
-        if (before === undefined || s.shotCount <= before) return;
-        const due = shotDueAt.get(table)?.shift();
-        if (due !== undefined && due >= measureFrom) {
-          shotsScored += 1;
-          shotLatencies.push(now - due);
-        }
-      }
-    });
-    await client.subscribeAsync(['billiards/tables/+/events', 'billiards/tables/+/state'], { qos: 0 });
     await new Promise((r) => setTimeout(r, 500)); // retained states in, boards' hellos through
 
     // The hits of one shot cycle: the cycle's frames minus the board's own status frames.
@@ -232,8 +207,8 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     started = performance.now();
     // The first cycle warms up (JIT, caches, the SQLite page cache): a hub runs for hours,
     // its steady state is what is measured. Everything counted is sent after it.
-    measureFrom = started + WARMUP_MS;
-    const inWindow = () => performance.now() >= measureFrom;
+    measureFrom = monotonicMs() + WARMUP_MS;
+    const inWindow = () => monotonicMs() >= measureFrom;
     const rssSamples: number[] = [];
     const sampler = setInterval(() => inWindow() && rssSamples.push(procStatusMb(child.pid!, 'VmRSS')), 200);
     // Each board on its own timer, sending each frame at its own time (as 16 independent
@@ -270,14 +245,14 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
         }
         while (nextVibration <= t) {
           b.board.vibration(moving ? 90 : 0);
-          if (moving) lastActiveAt = performance.now();
+          if (moving) lastActiveAt = monotonicMs();
           if (inWindow()) frames += 1;
           nextVibration += VIBRATION_EVERY_MS;
         }
         while (moving && nextHit < hitsPerShot && nextHit * hitEveryMs <= inCycle) {
           // Rail hits only: with no ball contact only the cue ball moved, so the sensors decide
           // every shot (a miss) and no prompt stops the table's scoring.
-          const now = performance.now();
+          const now = monotonicMs();
           hitSentAt.set(`${b.id}:${b.board.impact(nextHit % 4, 120)}`, now);
           lastActiveAt = now;
           if (now >= measureFrom) (hits += 1), (frames += 1);
@@ -296,11 +271,29 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     await new Promise((r) => setTimeout(r, WARMUP_MS + seconds * 1000));
     running = false;
     timers.forEach((t) => clearTimeout(t));
-    const elapsed = (performance.now() - measureFrom) / 1000;
+    const elapsed = (monotonicMs() - measureFrom) / 1000;
     await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS + 700)); // the last shots end and arrive
     clearInterval(sampler);
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     frames += Math.round(elapsed * 4 * TABLES); // heartbeats
+
+    const report = new Promise<{ hits: [string, number, number][]; states: [string, number, number][] }>((resolve) => subscriber.once('message', resolve as never));
+    subscriber.send('report');
+    const received = await report;
+    const eventLatencies: number[] = [];
+    for (const [table, boardUs, at] of received.hits) {
+      const sent = hitSentAt.get(`${table}:${boardUs}`);
+      if (sent !== undefined && sent >= measureFrom) eventLatencies.push(at - sent);
+    }
+    const shotLatencies: number[] = [];
+    const shotCount = new Map<string, number>();
+    for (const [table, count, at] of received.states) {
+      const before = shotCount.get(table);
+      shotCount.set(table, count);
+      if (before === undefined || count <= before) continue;
+      const due = shotDueAt.get(table)?.shift();
+      if (due !== undefined && due >= measureFrom) shotLatencies.push(at - due);
+    }
     return {
       rate: framesPerTable,
       seconds,
@@ -310,14 +303,14 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
       eventP50Ms: round2(quantile(eventLatencies, 0.5)),
       eventP99Ms: round2(quantile(eventLatencies, 0.99)),
       shots,
-      shotsScored,
+      shotsScored: shotLatencies.length,
       shotP50Ms: round2(quantile(shotLatencies, 0.5)),
       shotP99Ms: round2(quantile(shotLatencies, 0.99)),
       rssMb: Math.round(Math.max(...rssSamples)),
       hwmMb: Math.round(hwmMb),
     };
   } finally {
-    await client.endAsync(true);
+    subscriber.kill();
     child.kill('SIGTERM');
     await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
