@@ -91,6 +91,8 @@ class ServedBoard {
 
   private async attach(socket: Socket): Promise<void> {
     socket.setNoDelay(true);
+    // The hub going away at the end of a run resets the link: a closed link, not a failure.
+    socket.on('error', () => undefined);
     this.socket = socket;
     const link = await this.board.transport.connect();
     link.on('data', (d: Buffer) => socket.write(d));
