@@ -1,4 +1,4 @@
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 
 /**
  * One open link to a board: raw protocol bytes in both directions. Emits
@@ -17,4 +17,34 @@ export interface Connection extends EventEmitter {
 export interface Transport {
   readonly name: string;
   connect(): Promise<Connection>;
+}
+
+/**
+ * What the stream-backed connections (serial, TCP) share: 'close' is reported once, and a
+ * write after it is refused with the link's name rather than sent into the void.
+ */
+export abstract class StreamConnection extends EventEmitter implements Connection {
+  protected closed = false;
+
+  constructor(
+    readonly description: string,
+    private readonly send: (data: Buffer, done: (err?: Error | null) => void) => void,
+  ) {
+    super();
+  }
+
+  protected finish(err: Error | null): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.emit('close', err);
+  }
+
+  write(data: Buffer): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new Error(`${this.description} is closed`));
+      this.send(data, (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  abstract close(): Promise<void>;
 }

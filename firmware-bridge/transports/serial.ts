@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { SerialPort } from 'serialport';
-import type { Connection, Transport } from '../transport.ts';
+import { StreamConnection, type Connection, type Transport } from '../transport.ts';
 
 /** USB ids of boards that run the table firmware (Uno/Nano and the usual bridges). */
 export const KNOWN_USB_IDS: ReadonlyArray<{ vendorId: string; productId: string }> = [
@@ -48,13 +48,12 @@ export function findPort(ports: PortInfoLike[], ids: ReadonlyArray<{ vendorId: s
   return null;
 }
 
-class SerialConnection extends EventEmitter implements Connection {
-  private closed = false;
+class SerialConnection extends StreamConnection {
   constructor(
     private readonly port: SerialPortLike,
-    readonly description: string,
+    description: string,
   ) {
-    super();
+    super(description, (data, done) => port.write(data, done));
     port.on('data', (d: Buffer) => this.emit('data', d));
     // serialport reports an unplug as 'close' with a DisconnectedError; other I/O
     // failures arrive as 'error'. Either way the link is gone: report it once.
@@ -62,19 +61,6 @@ class SerialConnection extends EventEmitter implements Connection {
     port.on('error', (err: Error) => {
       this.finish(err);
       if (port.isOpen) port.close(() => undefined);
-    });
-  }
-
-  private finish(err: Error | null): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.emit('close', err);
-  }
-
-  write(data: Buffer): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.closed) return reject(new Error(`${this.description} is closed`));
-      this.port.write(data, (err) => (err ? reject(err) : resolve()));
     });
   }
 

@@ -1,6 +1,5 @@
-import { EventEmitter } from 'node:events';
 import { connect as netConnect, type Socket } from 'node:net';
-import type { Connection, Transport } from '../transport.ts';
+import { StreamConnection, type Connection, type Transport } from '../transport.ts';
 
 export interface TcpTransportOptions {
   host: string;
@@ -40,32 +39,18 @@ export class TcpTransport implements Transport {
   }
 }
 
-class TcpConnection extends EventEmitter implements Connection {
-  private closed = false;
+class TcpConnection extends StreamConnection {
   private failure: Error | null = null;
 
   constructor(
     private readonly socket: Socket,
-    readonly description: string,
+    description: string,
   ) {
-    super();
+    super(description, (data, done) => socket.write(data, done));
     socket.on('data', (d: Buffer) => this.emit('data', d));
     socket.on('error', (e: Error) => (this.failure ??= e));
     // The far end closing is an unplug, reported once as an error; our own close() reports null.
     socket.on('close', () => this.finish(this.failure ?? new Error(`${description}: connection closed by the far end`)));
-  }
-
-  private finish(err: Error | null): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.emit('close', err);
-  }
-
-  write(data: Buffer): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.closed) return reject(new Error(`${this.description} is closed`));
-      this.socket.write(data, (err) => (err ? reject(err) : resolve()));
-    });
   }
 
   close(): Promise<void> {
