@@ -3,6 +3,7 @@ import { topics, type TableState } from './contract/mqtt.ts';
 import { CommandHandler } from './commands.ts';
 import type { HubConfig, TableConfig } from './config/schema.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
+import type { InProcessClient } from './mqtt/in-process-client.ts';
 import { MqttLink } from './mqtt/link.ts';
 import { discoveryMessages } from './mqtt/home-assistant.ts';
 import { Histogram, metric } from './ops/metrics.ts';
@@ -109,8 +110,8 @@ export class Hub {
     this.link = new MqttLink({
       url: this.mqttUrl,
       ...(broker ? { connect: () => broker.client() } : {}),
-      username: this.broker?.internal.username ?? this.options.mqttUsername,
-      password: this.broker?.internal.password ?? this.options.mqttPassword,
+      username: this.options.mqttUsername,
+      password: this.options.mqttPassword,
       baseTopic: config.hub.baseTopic,
       hubId: config.hub.id,
       snapshot: () => ({
@@ -233,10 +234,14 @@ export class Hub {
     else this.remoteTables.delete(hub);
   }
 
-  /** Credentials for an in-process client (the web panel) on the same broker as the hub. */
-  mqttCredentials(): { username?: string; password?: string } {
-    if (this.broker) return { ...this.broker.internal };
-    return { ...(this.options.mqttUsername ? { username: this.options.mqttUsername } : {}), ...(this.options.mqttPassword ? { password: this.options.mqttPassword } : {}) };
+  /**
+   * How a web panel in the hub's process reaches the broker: in process on the embedded one
+   * (no socket, no login, no per-message parse), with the hub's credentials on an external one.
+   */
+  panelMqtt(clientId: string): { client: InProcessClient } | { url: string; clientId: string; username?: string; password?: string } {
+    if (this.broker) return { client: this.broker.client() };
+    const { mqttUsername: username, mqttPassword: password } = this.options;
+    return { url: this.mqttUrl, clientId, ...(username ? { username } : {}), ...(password ? { password } : {}) };
   }
 
   health(): { ok: boolean; store: boolean; league: boolean; broker: boolean; tables: number } {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
 import { disableNagle } from '../hub/mqtt/no-delay.ts';
 import { commandSchemas, topics, type CommandName, type CommandResponse } from '../hub/contract/mqtt.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { PanelMqttClient, ResolvedOptions } from './options.ts';
 import type { TableStore } from './store.ts';
 import type { LeagueCache } from './league-store.ts';
 import '../hub/mqtt/packet-cache.ts';
@@ -28,8 +28,9 @@ interface Pending {
  * and sends commands as requests, matching responses by transaction id.
  */
 export class MqttLink {
-  private client: MqttClient | null = null;
-  private owned = false;
+  private client: PanelMqttClient | null = null;
+  /** The client this link connected itself (and ends), when it was not given one. */
+  private ownClient: mqtt.MqttClient | null = null;
   private readonly pending = new Map<string, Pending>();
   private readonly t: ReturnType<typeof topics>;
   private readonly onMessage = (topic: string, payload: Buffer) => this.message(topic, payload);
@@ -51,9 +52,8 @@ export class MqttLink {
     const o = this.options.mqtt;
     if ('client' in o) {
       this.client = o.client;
-      this.owned = false;
     } else {
-      this.client = mqtt.connect(o.url, {
+      this.client = this.ownClient = mqtt.connect(o.url, {
         username: o.username,
         password: o.password,
         clientId: o.clientId ?? `billiards-web-${randomUUID().slice(0, 8)}`,
@@ -61,9 +61,8 @@ export class MqttLink {
         connectTimeout: 10_000,
         resubscribe: false,
       });
-      this.client.on('error', () => undefined);
-      disableNagle(this.client);
-      this.owned = true;
+      this.ownClient.on('error', () => undefined);
+      disableNagle(this.ownClient);
     }
     this.client.on('message', this.onMessage);
     this.client.on('connect', this.onConnect);
@@ -81,7 +80,9 @@ export class MqttLink {
     if (!client) return;
     client.off('message', this.onMessage);
     client.off('connect', this.onConnect);
-    if (this.owned) await client.endAsync(true);
+    const own = this.ownClient;
+    this.ownClient = null;
+    if (own) await own.endAsync(true);
     else if (client.connected) await client.unsubscribeAsync(this.subscriptions()).catch(() => undefined);
   }
 

@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import type { MqttClient } from 'mqtt';
+
+/**
+ * What the panel needs of a client it is given: an mqtt.js MqttClient has it, and so has
+ * the hub's in-process client of its embedded broker (how `npm start` runs the panel).
+ */
+export interface PanelMqttClient {
+  readonly connected: boolean;
+  on(event: 'message', listener: (topic: string, payload: Buffer) => void): unknown;
+  on(event: 'connect', listener: () => void): unknown;
+  off(event: 'message', listener: (topic: string, payload: Buffer) => void): unknown;
+  off(event: 'connect', listener: () => void): unknown;
+  subscribe(topics: Record<string, { qos: 0 | 1 }>, callback: (error: Error | null) => void): unknown;
+  unsubscribeAsync(topics: string[]): Promise<unknown>;
+  publishAsync(topic: string, payload: string, opts: { qos: 0 | 1 }): Promise<unknown>;
+}
 
 /** The options of `createWebPanel`, checked once at the edge; every error names the bad option. */
 const mqttUrl = z.strictObject({
@@ -9,9 +23,9 @@ const mqttUrl = z.strictObject({
   clientId: z.string().min(1).max(100).optional(),
 });
 const mqttClient = z.strictObject({
-  client: z.custom<MqttClient>(
-    (v) => typeof v === 'object' && v !== null && typeof (v as { publish?: unknown }).publish === 'function' && typeof (v as { subscribe?: unknown }).subscribe === 'function',
-    'an mqtt.js MqttClient',
+  client: z.custom<PanelMqttClient>(
+    (v) => typeof v === 'object' && v !== null && typeof (v as { publishAsync?: unknown }).publishAsync === 'function' && typeof (v as { subscribe?: unknown }).subscribe === 'function',
+    'an mqtt.js MqttClient (or a client with its subscribe, unsubscribeAsync and publishAsync)',
   ),
 });
 

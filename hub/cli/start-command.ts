@@ -169,7 +169,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
 /** The web panel on the hub's broker, with the hub's health and metrics on the same server. */
 async function startWeb(hub: Hub, config: HubConfig, port: number, venueHash: string): Promise<{ ok: true; lines: string[]; stop: () => Promise<void> } | { ok: false; error: string }> {
   const panel = createWebPanel({
-    mqtt: { url: hub.mqttUrl, ...hub.mqttCredentials(), clientId: `billiards-web-${config.hub.id}-${process.pid}` },
+    mqtt: hub.panelMqtt(`billiards-web-${config.hub.id}-${process.pid}`),
     baseTopic: config.hub.baseTopic,
     host: process.env.HOST ?? '127.0.0.1',
     port,

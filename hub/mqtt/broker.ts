@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +5,7 @@ import { WebSocketServer, createWebSocketStream } from 'ws';
 import { verifyPassword } from '../ops/password.ts';
 import { filterAllowed, topicMatches } from './topic-match.ts';
 import './packet-cache.ts';
-import { InProcessClient, type BrokerClient } from './in-process-client.ts';
+import { InProcessClient } from './in-process-client.ts';
 
 export interface BrokerUser {
   username: string;
@@ -30,10 +29,8 @@ export interface EmbeddedBrokerOptions {
 export interface EmbeddedBroker {
   port: number;
   wsPort: number | null;
-  /** Credentials for the hub's own socket clients (the web panel): full access. */
-  internal: { username: string; password: string };
-  /** A client for the hub itself, inside the broker: no socket, no login. */
-  client(): BrokerClient;
+  /** A client inside the broker for the hub and its web panel: no socket, no login. */
+  client(): InProcessClient;
   close(): Promise<void>;
 }
 
@@ -49,7 +46,6 @@ interface Grant {
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { Aedes } = await import('aedes');
-  const internal = { username: `hub-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') };
   const grants = new WeakMap<object, Grant>();
   const base = options.baseTopic;
   const anonymous: Grant = { publish: [`${base}/request/#`], subscribe: [`${base}/#`, ...(options.anonymousRead ?? [])] };
@@ -57,10 +53,6 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
       const secret = password?.toString('utf8') ?? '';
-      if (username === internal.username && secret === internal.password) {
-        grants.set(client, { publish: ['#'], subscribe: ['#'] });
-        return done(null, true);
-      }
       if (username === undefined || username === '') {
         if (!options.allowAnonymousRead) return done(Object.assign(new Error('not authorised'), { returnCode: 5 }) as never, false);
         grants.set(client, anonymous);
@@ -104,7 +96,6 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   return {
     port: (tcp.address() as AddressInfo).port,
     wsPort: http ? (http.address() as AddressInfo).port : null,
-    internal,
     client: () => new InProcessClient(broker),
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));

@@ -12,7 +12,14 @@ export interface BrokerClient extends EventEmitter {
   endAsync(force?: boolean): Promise<unknown>;
 }
 
+/** Topics to subscribe: a list, or mqtt.js's map of topic to options (QoS means nothing in process). */
+type Subscriptions = string[] | Record<string, { qos: Qos }>;
+
 type Deliver = (packet: AedesPublishPacket, done: () => void) => void;
+/** The part of aedes's persistence a subscribe reads (its typings leave persistence out). */
+interface RetainedStore {
+  createRetainedStreamCombi(patterns: string[]): NodeJS.ReadableStream;
+}
 interface Outgoing {
   topic: string;
   payload: Buffer;
@@ -22,11 +29,12 @@ interface Outgoing {
 }
 
 /**
- * The hub's own client of the embedded broker, without a socket: publishes go straight
- * into aedes (retained, queued and delivered as any client's would be) and subscriptions
- * are aedes's in-process ones. It spares every message a serialisation, a loopback round
- * trip, a parse and an acknowledgement. The broker lives and dies with the hub, so there is
- * no will and no reconnect.
+ * A client of the embedded broker inside the hub's process, without a socket: the hub's
+ * own link and the web panel's. Publishes go straight into aedes (retained, queued and
+ * delivered as any client's would be) and subscriptions are aedes's in-process ones, with
+ * the retained messages replayed on subscribe as the broker does for a socket client. It
+ * spares every message a serialisation, a loopback write, a parse and an acknowledgement.
+ * The broker lives and dies with the hub, so there is no will and no reconnect.
  */
 export class InProcessClient extends EventEmitter implements BrokerClient {
   private open = false;
@@ -47,19 +55,58 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
     return this.open && !this.broker.closed;
   }
 
-  subscribe(topics: string[]): void {
-    for (const topic of topics) {
-      const deliver: Deliver = (packet, done) => {
-        try {
-          this.emit('message', packet.topic, packet.payload as Buffer);
-        } catch (e) {
-          // A handler's fault must not reach into the broker's delivery loop.
-          this.emit('error', e as Error);
-        }
-        done();
+  /**
+   * Subscribes, then replays the retained messages the topics match. A live message that
+   * arrives during the replay waits until it is over, so it is never overtaken by an older
+   * retained one of the same topic.
+   */
+  subscribe(topics: Subscriptions, optsOrCallback?: unknown, callback?: (error: Error | null) => void): void {
+    const done = typeof optsOrCallback === 'function' ? (optsOrCallback as typeof callback) : callback;
+    const list = Array.isArray(topics) ? topics : Object.keys(topics);
+    if (!this.connected) return done?.(new Error('the in-process MQTT client is closed'));
+    let held: AedesPublishPacket[] | null = [];
+    for (const topic of list) {
+      const deliver: Deliver = (packet, next) => {
+        if (held) held.push(packet);
+        else this.deliver(packet);
+        next();
       };
       this.broker.subscribe(topic, deliver, () => undefined);
       this.subscriptions.push([topic, deliver]);
+    }
+    const release = (error: Error | null) => {
+      const live = held ?? [];
+      held = null;
+      for (const packet of live) this.deliver(packet);
+      done?.(error);
+    };
+    const retained = (this.broker as unknown as { persistence: RetainedStore }).persistence.createRetainedStreamCombi(list);
+    retained.on('data', (packet: AedesPublishPacket) => this.deliver(packet));
+    retained.on('error', (e: Error) => release(e));
+    retained.on('end', () => release(null));
+  }
+
+  /** Calls back once the broker has dropped every matching subscription. */
+  unsubscribe(topics: string | string[], callback?: (error?: Error) => void): void {
+    const list = typeof topics === 'string' ? [topics] : topics;
+    const leaving = this.subscriptions.filter(([topic]) => list.includes(topic));
+    this.subscriptions.splice(0, this.subscriptions.length, ...this.subscriptions.filter((s) => !leaving.includes(s)));
+    let left = leaving.length;
+    if (left === 0) return callback?.();
+    for (const [topic, deliver] of leaving) this.broker.unsubscribe(topic, deliver, () => --left === 0 && callback?.());
+  }
+
+  unsubscribeAsync(topics: string | string[]): Promise<void> {
+    return new Promise((resolve) => this.unsubscribe(topics, () => resolve()));
+  }
+
+  private deliver(packet: AedesPublishPacket): void {
+    try {
+      this.emit('message', packet.topic, packet.payload as Buffer);
+    } catch (e) {
+      // A handler's fault must not reach into the broker's delivery loop.
+      if (this.listenerCount('error') > 0) this.emit('error', e as Error);
+      else process.emitWarning(e as Error);
     }
   }
 
@@ -70,9 +117,9 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
    * publish waits until it is through. Plain messages are delivered as they are published,
    * so a run of them goes out at once.
    */
-  publish(topic: string, payload: string, opts: { qos: Qos; retain: boolean }, callback?: (error?: Error) => void): void {
+  publish(topic: string, payload: string, opts: { qos: Qos; retain?: boolean }, callback?: (error?: Error) => void): void {
     if (!this.connected) return callback?.(new Error('the in-process MQTT client is closed'));
-    this.waiting.push({ topic, payload: Buffer.from(payload), qos: opts.qos, retain: opts.retain, callback });
+    this.waiting.push({ topic, payload: Buffer.from(payload), qos: opts.qos, retain: opts.retain === true, callback });
     this.release();
   }
 
@@ -91,7 +138,7 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
     }
   }
 
-  publishAsync(topic: string, payload: string, opts: { qos: Qos; retain: boolean }): Promise<void> {
+  publishAsync(topic: string, payload: string, opts: { qos: Qos; retain?: boolean }): Promise<void> {
     return new Promise((resolve, reject) => this.publish(topic, payload, opts, (error) => (error ? reject(error) : resolve())));
   }
 

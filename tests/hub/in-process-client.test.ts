@@ -1,6 +1,9 @@
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import type { Aedes } from 'aedes';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../hub/mqtt/broker.ts';
+import { InProcessClient } from '../../hub/mqtt/in-process-client.ts';
 
 let broker: EmbeddedBroker | null = null;
 afterEach(async () => {
@@ -55,5 +58,56 @@ describe("the hub's in-process client of the embedded broker", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(requests).toHaveLength(1);
     await outside.endAsync();
+  });
+
+  it('replays the retained messages a subscription matches, as the broker does for a socket client', async () => {
+    const { hub, outside } = await setup();
+    await hub.publishAsync('billiards/tables/t1/state', 's1', { qos: 1, retain: true });
+    await hub.publishAsync('billiards/tables/t2/state', 's2', { qos: 1, retain: true });
+    await hub.publishAsync('billiards/tables/t1/events', 'not retained', { qos: 1, retain: false });
+    const panel = broker!.client();
+    await new Promise((r) => panel.once('connect', r));
+    const got: string[] = [];
+    panel.on('message', (topic: string, payload: Buffer) => got.push(`${topic} ${payload.toString()}`));
+    await new Promise<void>((resolve, reject) => panel.subscribe({ 'billiards/tables/+/state': { qos: 1 }, 'billiards/request/#': { qos: 0 } }, (e: Error | null) => (e ? reject(e) : resolve())));
+    expect(got.sort()).toEqual(['billiards/tables/t1/state s1', 'billiards/tables/t2/state s2']);
+    // Live messages from socket clients, too.
+    await outside.publishAsync('billiards/request/hub/tables', 'live', { qos: 1 });
+    await expect.poll(() => got.at(-1)).toBe('billiards/request/hub/tables live');
+    // Unsubscribed: nothing more arrives.
+    await panel.unsubscribeAsync(['billiards/tables/+/state', 'billiards/request/#']);
+    await hub.publishAsync('billiards/tables/t1/state', 's1 again', { qos: 1, retain: true });
+    await outside.publishAsync('billiards/request/hub/tables', 'after', { qos: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got).toHaveLength(3);
+    await Promise.all([outside.endAsync(), hub.endAsync(), panel.endAsync()]);
+  });
+
+  it('holds a live message back while the retained ones are replayed: an older retained value never lands last', async () => {
+    // A broker whose retained store answers slowly (as a persistence on disk or Redis does):
+    // the replay yields a stale value after a newer one went out live.
+    const subscriptions: ((packet: unknown, done: () => void) => void)[] = [];
+    const replay = new PassThrough({ objectMode: true });
+    const slowBroker = {
+      closed: false,
+      subscribe: (_topic: string, deliver: (typeof subscriptions)[number], done: () => void) => (subscriptions.push(deliver), done()),
+      unsubscribe: (_topic: string, _deliver: unknown, done: () => void) => done(),
+      persistence: { createRetainedStreamCombi: () => replay },
+    };
+    const panel = new InProcessClient(slowBroker as unknown as Aedes);
+    await new Promise((r) => panel.once('connect', r));
+    const got: string[] = [];
+    panel.on('message', (_topic: string, payload: Buffer) => got.push(payload.toString()));
+    let subscribed = false;
+    panel.subscribe({ 'billiards/tables/+/state': { qos: 1 } }, () => (subscribed = true));
+    const topic = 'billiards/tables/t1/state';
+    subscriptions[0]!({ topic, payload: Buffer.from('new') }, () => undefined);
+    replay.end({ topic, payload: Buffer.from('old') });
+    await expect.poll(() => subscribed).toBe(true);
+    expect(got).toEqual(['old', 'new']);
+    // After the replay, live messages go straight through.
+    subscriptions[0]!({ topic, payload: Buffer.from('newer') }, () => undefined);
+    expect(got).toEqual(['old', 'new', 'newer']);
+    await panel.endAsync();
   });
 });

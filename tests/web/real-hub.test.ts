@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebPanel, hashPassword, type WebPanel } from '../../web/index.ts';
+import { createWebPanel, hashPassword, type WebPanel, type WebPanelOptions } from '../../web/index.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /**
@@ -15,7 +15,7 @@ const present = existsSync(SUPPORT);
 if (!present) console.warn('skipping: the real hub (tests/hub/support.ts) is not on this branch yet');
 
 interface RealHub {
-  hub: { mqttUrl: string; stop(): Promise<void> };
+  hub: { mqttUrl: string; panelMqtt(clientId: string): WebPanelOptions['mqtt']; stop(): Promise<void> };
   sources: Map<string, { emit(event: unknown): void }>;
   clock: { t: number };
 }
@@ -28,7 +28,8 @@ interface Support {
   linkUp(at: number): unknown;
 }
 
-describe.skipIf(!present)('the panel against the real hub', () => {
+// As a separate panel process connects (by URL), and as `npm start` runs it (in process).
+describe.skipIf(!present).each(['by URL', 'in process'] as const)('the panel against the real hub, connected %s', (connection) => {
   let s: Support;
   let t: RealHub;
   let panel: WebPanel;
@@ -38,7 +39,9 @@ describe.skipIf(!present)('the panel against the real hub', () => {
   beforeAll(async () => {
     s = (await import(pathToFileURL(SUPPORT).href)) as Support;
     t = await s.startTestHub();
-    panel = createWebPanel({ mqtt: { url: t.hub.mqttUrl }, port: 0, venue: { username: 'venue', passwordHash: await hashPassword(s.VENUE_PASSWORD, { N: 1024 }) }, requestTimeoutMs: 3000 });
+    const mqtt = connection === 'by URL' ? { url: t.hub.mqttUrl } : t.hub.panelMqtt('billiards-web-test');
+    if (connection === 'in process') expect(mqtt).toHaveProperty('client');
+    panel = createWebPanel({ mqtt, port: 0, venue: { username: 'venue', passwordHash: await hashPassword(s.VENUE_PASSWORD, { N: 1024 }) }, requestTimeoutMs: 3000 });
     await panel.start();
     const res = await panel.app.request('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'venue', password: s.VENUE_PASSWORD }) });
     cookie = res.headers.get('set-cookie')!.split(';')[0]!;
