@@ -58,14 +58,32 @@ export interface Enumeration<S> {
 }
 
 const WORLD_LIMIT = 4096;
+const NO_ASSUMPTIONS: ReadonlyMap<number, string> = new Map();
+
+/**
+ * A branch's assumptions as a list sharing its tail with the branch it came from: taking
+ * one more costs one cell, where copying a map would cost the whole history (a shot of
+ * many rail hits, each of an unknown ball, would be quadratic in allocation).
+ */
+interface Assumption {
+  index: number;
+  value: string;
+  earlier: Assumption | null;
+}
 
 interface Branch<S> {
   moving: number;
   state: S;
-  assumed: Map<number, string>;
+  assumed: Assumption | null;
 }
 
-const NO_ASSUMPTIONS: ReadonlyMap<number, string> = new Map();
+function assumptionMap(last: Assumption | null): ReadonlyMap<number, string> {
+  if (last === null) return NO_ASSUMPTIONS;
+  const cells: Assumption[] = [];
+  for (let a: Assumption | null = last; a !== null; a = a.earlier) cells.push(a);
+  return new Map(cells.reverse().map((a) => [a.index, a.value]));
+}
+
 
 export function enumerateWorlds<S>(
   events: readonly ShotEvent[],
@@ -83,7 +101,7 @@ export function enumerateWorlds<S>(
     return { worlds: [{ state, assumed: NO_ASSUMPTIONS }], undetermined: [], inferred: NO_ASSUMPTIONS, overflow: false };
   }
 
-  let branches: Branch<S>[] = [{ moving: bitOf(balls, cueBall), state: scanner.init(), assumed: new Map() }];
+  let branches: Branch<S>[] = [{ moving: bitOf(balls, cueBall), state: scanner.init(), assumed: null }];
   const candidatesSeen = new Map<number, { kind: ShotEvent['kind']; field: UndeterminedFact['field']; values: Set<string> }>();
   let anyUnknown = false;
   let overflow = false;
@@ -100,7 +118,7 @@ export function enumerateWorlds<S>(
           if (!seen) candidatesSeen.set(index, (seen = { kind: event.kind, field: option.field, values: new Set() }));
           for (const v of option.alternatives) seen.values.add(v);
         }
-        const assumed = option.unknown ? new Map(branch.assumed).set(index, option.label) : branch.assumed;
+        const assumed = option.unknown ? { index, value: option.label, earlier: branch.assumed } : branch.assumed;
         next.push({
           moving: branch.moving | option.sets,
           state: scanner.step(scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, option.event),
@@ -124,7 +142,7 @@ export function enumerateWorlds<S>(
   }
   undetermined.sort((a, b) => a.event - b.event);
   return {
-    worlds: branches.map((b) => ({ state: b.state, assumed: b.assumed })),
+    worlds: branches.map((b) => ({ state: b.state, assumed: assumptionMap(b.assumed) })),
     undetermined,
     inferred,
     overflow,
