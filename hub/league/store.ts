@@ -71,9 +71,16 @@ export class LeagueStore {
     runMigrations(this.db, 'league_schema_version', MIGRATIONS);
   }
 
+  /** Each statement is compiled once: the table's every state change reads the open links. */
+  private readonly statements = new Map<string, Database.Statement>();
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
 
   get schemaVersion(): number {
-    return (this.db.prepare('SELECT version FROM league_schema_version').get() as { version: number }).version;
+    return (this.sql('SELECT version FROM league_schema_version').get() as { version: number }).version;
   }
 
   /** Runs `fn` in one transaction: everything or nothing. */
@@ -82,42 +89,42 @@ export class LeagueStore {
   }
 
   bumpSeq(): number {
-    this.db.prepare("UPDATE league_meta SET value = value + 1 WHERE key = 'seq'").run();
+    this.sql("UPDATE league_meta SET value = value + 1 WHERE key = 'seq'").run();
     return this.seq();
   }
 
   seq(): number {
-    return (this.db.prepare("SELECT value FROM league_meta WHERE key = 'seq'").get() as { value: number }).value;
+    return (this.sql("SELECT value FROM league_meta WHERE key = 'seq'").get() as { value: number }).value;
   }
 
   putSeason(season: Season, at: string): void {
-    this.db.prepare('INSERT INTO league_seasons (id, body, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body').run(season.id, JSON.stringify(season), at);
+    this.sql('INSERT INTO league_seasons (id, body, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body').run(season.id, JSON.stringify(season), at);
   }
 
   seasons(): Season[] {
-    return (this.db.prepare('SELECT body FROM league_seasons ORDER BY created_at, id').all() as { body: string }[]).map((r) => seasonSchema.parse(JSON.parse(r.body)));
+    return (this.sql('SELECT body FROM league_seasons ORDER BY created_at, id').all() as { body: string }[]).map((r) => seasonSchema.parse(JSON.parse(r.body)));
   }
 
   addFixtures(fixtures: readonly Fixture[]): void {
-    const insert = this.db.prepare('INSERT INTO league_fixtures (id, season, round, date, home, away) VALUES (@id, @season, @round, @date, @home, @away)');
+    const insert = this.sql('INSERT INTO league_fixtures (id, season, round, date, home, away) VALUES (@id, @season, @round, @date, @home, @away)');
     for (const f of fixtures) insert.run(f);
   }
 
   fixtures(season?: string): Fixture[] {
     const sql = 'SELECT id, season, round, date, home, away FROM league_fixtures' + (season ? ' WHERE season = ?' : '') + ' ORDER BY season, round, rowid';
-    return (season ? this.db.prepare(sql).all(season) : this.db.prepare(sql).all()) as Fixture[];
+    return (season ? this.sql(sql).all(season) : this.sql(sql).all()) as Fixture[];
   }
 
   addResult(r: Omit<LeagueResult, 'version'>): LeagueResult {
-    const version = ((this.db.prepare('SELECT MAX(version) AS v FROM league_results WHERE fixture = ?').get(r.fixture) as { v: number | null }).v ?? 0) + 1;
+    const version = ((this.sql('SELECT MAX(version) AS v FROM league_results WHERE fixture = ?').get(r.fixture) as { v: number | null }).v ?? 0) + 1;
     const body = JSON.stringify({ home: r.home, away: r.away, winner: r.winner });
-    this.db.prepare('INSERT INTO league_results (fixture, version, source, body, by, reason, at, table_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(r.fixture, version, r.source, body, r.by, r.reason, r.at, r.table);
+    this.sql('INSERT INTO league_results (fixture, version, source, body, by, reason, at, table_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(r.fixture, version, r.source, body, r.by, r.reason, r.at, r.table);
     return { ...r, version };
   }
 
   /** Every version of every result (the audit trail), oldest first. */
   allResults(): LeagueResult[] {
-    const rows = this.db.prepare('SELECT fixture, version, source, body, by, reason, at, table_id FROM league_results ORDER BY id').all() as {
+    const rows = this.sql('SELECT fixture, version, source, body, by, reason, at, table_id FROM league_results ORDER BY id').all() as {
       fixture: string;
       version: number;
       source: 'table' | 'manual';
@@ -131,21 +138,21 @@ export class LeagueStore {
   }
 
   openLinks(): LeagueLink[] {
-    return this.db.prepare('SELECT id, table_id AS "table", fixture FROM league_links WHERE ended_at IS NULL ORDER BY id').all() as LeagueLink[];
+    return this.sql('SELECT id, table_id AS "table", fixture FROM league_links WHERE ended_at IS NULL ORDER BY id').all() as LeagueLink[];
   }
 
   link(table: string, fixture: string, at: string): void {
-    this.db.prepare("UPDATE league_links SET ended_at = ?, outcome = 'replaced' WHERE table_id = ? AND ended_at IS NULL").run(at, table);
-    this.db.prepare('INSERT INTO league_links (table_id, fixture, started_at) VALUES (?, ?, ?)').run(table, fixture, at);
+    this.sql("UPDATE league_links SET ended_at = ?, outcome = 'replaced' WHERE table_id = ? AND ended_at IS NULL").run(at, table);
+    this.sql('INSERT INTO league_links (table_id, fixture, started_at) VALUES (?, ?, ?)').run(table, fixture, at);
   }
 
   endLink(id: number, at: string, outcome: 'recorded' | 'abandoned'): void {
-    this.db.prepare('UPDATE league_links SET ended_at = ?, outcome = ? WHERE id = ?').run(at, outcome, id);
+    this.sql('UPDATE league_links SET ended_at = ?, outcome = ? WHERE id = ?').run(at, outcome, id);
   }
 
   healthy(): boolean {
     try {
-      this.db.prepare('SELECT 1').get();
+      this.sql('SELECT 1').get();
       return true;
     } catch {
       return false;
