@@ -131,12 +131,13 @@ function startNodeFlags(): string[] {
 }
 
 function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string }> {
-  const main = join(REPO_ROOT, 'dist/hub/cli/main.js');
-  if (!existsSync(main)) throw new Error('the compiled hub is missing: run `npm run build` first (npm run bench does)');
+  // BENCH_HUB_MAIN: another build's main.js (a worktree of an older commit, say), for A/B comparisons.
+  const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'dist/hub/cli/main.js');
+  if (!existsSync(main)) throw new Error(`the compiled hub is missing (${main}): run \`npm run build\` first (npm run bench does)`);
   // The node flags of `npm start`, and BENCH_HUB_NODE_ARGS for more ("--cpu-prof", say).
   const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, main, 'start'], {
-    cwd: REPO_ROOT,
+    cwd: join(main, '../../../..'),
     env: { ...process.env, CONFIG: configPath, DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
