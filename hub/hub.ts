@@ -6,7 +6,7 @@ import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
 import type { InProcessClient } from './mqtt/in-process-client.ts';
 import { MqttLink } from './mqtt/link.ts';
 import { discoveryMessages } from './mqtt/home-assistant.ts';
-import { Histogram, metric } from './ops/metrics.ts';
+import { Histogram, metric, processMetrics } from './ops/metrics.ts';
 import { silentLog, type LogFn } from './ops/log.ts';
 import type { SensorSource } from './sources/source.ts';
 import { EventStore } from './store/event-store.ts';
@@ -58,6 +58,7 @@ export class Hub {
   league: LeagueService | null = null;
   private readonly remoteTables = new Map<string, Set<string>>();
   readonly publishLatency = new Histogram([0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
+  readonly eventLatency = new Histogram([0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   private readonly clock: HubClock;
   private readonly log: LogFn;
   mqttUrl = '';
@@ -132,7 +133,7 @@ export class Hub {
 
     for (const tableConfig of config.tables) {
       const source = this.options.sourceFor(tableConfig);
-      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => this.leagueHook(state) });
+      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => this.leagueHook(state), observeEventLatency: (ms) => this.eventLatency.observe(ms) });
       this.tables.set(tableConfig.id, table);
       this.sources.set(tableConfig.id, source);
       source.attach?.({
@@ -262,6 +263,8 @@ export class Hub {
       metric('billiards_mqtt_connected', 'gauge', 'Hub connected to the broker', [{ value: this.link?.connected ? 1 : 0 }]),
       metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: this.link?.dropped ?? 0 }]),
       this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
+      this.eventLatency.render('billiards_event_latency_ms', "From a sensor event's arrival to its publish on the events topic, stored first"),
+      ...processMetrics(),
     ];
     return `${parts.join('\n')}\n`;
   }

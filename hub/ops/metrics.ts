@@ -38,3 +38,14 @@ export function metric(name: string, type: 'counter' | 'gauge', help: string, sa
   }
   return lines.join('\n');
 }
+
+/** The process's memory, under the names Prometheus's Node.js client uses: a Pi's hub is watched remotely. */
+export function processMetrics(): string[] {
+  const m = process.memoryUsage();
+  return [
+    metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', [{ value: m.rss }]),
+    metric('nodejs_heap_size_total_bytes', 'gauge', 'Process heap size from Node.js in bytes', [{ value: m.heapTotal }]),
+    metric('nodejs_heap_size_used_bytes', 'gauge', 'Process heap size used from Node.js in bytes', [{ value: m.heapUsed }]),
+    metric('nodejs_external_memory_bytes', 'gauge', 'Node.js external memory size in bytes (buffers, SQLite is not counted)', [{ value: m.external }]),
+  ];
+}

@@ -26,6 +26,8 @@ export interface TableDeps {
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
   /** Called with every state the table publishes, after it is published (the league's hook). */
   onState?: (state: TableState) => void;
+  /** Milliseconds from a sensor event's arrival to its publish, stored first (the hub's own share of the latency). */
+  observeEventLatency?: (ms: number) => void;
 }
 
 export interface TableCounters {
@@ -199,7 +201,9 @@ export class TableService {
       // once; a shot it ends is stored after these rows (append commits the queue first).
       this.noteHealth(event, at);
       this.deps.store.appendSoon(this.id, this.matchId, 'sensor', JSON.stringify(event), event.hubTime, at, stamped, () => {
-        if (published) this.deps.publisher.event(this.id, published);
+        if (!published) return;
+        this.deps.publisher.event(this.id, published);
+        this.deps.observeEventLatency?.(this.deps.clock.now() - event.hubTime);
       });
     }
     this.handle(this.segmenter.push(event));

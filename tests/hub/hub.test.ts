@@ -119,6 +119,29 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
   });
 });
 
+describe('hub: /metrics (Prometheus text format)', () => {
+  it('counts events and shots per table, times each sensor event from arrival to publish, and reports memory', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    t.sources.get('t1')!.emit(linkUp(t.clock.t));
+    // A shot with no ball contact: the sensors decide it (a miss), no referee needed.
+    feedShot(t, 't1', [railHit(0), railHit(1), railHit(2)]);
+    await sub.next('billiards/tables/t1/state', (s) => s.shotCount === 1);
+    await expect.poll(() => sub.messages.get('billiards/tables/t1/events')?.filter((e: any) => e.sensor === 'rail-hit').length).toBe(3);
+    const text = t.hub.metrics();
+    // Every line is a comment or `name{labels} value`.
+    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{(\w+="[^"]*",?)+\})? -?\d+(\.\d+)?(e[+-]?\d+)?)$/);
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}+]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('billiards_sensor_events_total{table="t1"}')).toBe(4);
+    expect(value('billiards_shots_total{table="t1"}')).toBe(1);
+    expect(value('billiards_table_link_up{table="t1"}')).toBe(1);
+    // The three rail hits (the link event is stored and published at once, not through the stream).
+    expect(value('billiards_event_latency_ms_count')).toBe(3);
+    expect(value('billiards_event_latency_ms_bucket{le="+Inf"}')).toBe(3);
+    expect(value('process_resident_memory_bytes')).toBeGreaterThan(10e6);
+    expect(value('nodejs_heap_size_used_bytes')).toBeGreaterThan(1e6);
+  });
+});
+
 describe('hub: Home Assistant discovery', () => {
   it('announces each table\'s sensors when discovery is on', async () => {
     const { testConfig } = await import('./support.ts');
