@@ -6,6 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 1000');
+// A checkpoint reads each page once: no reason to keep them (better-sqlite3's default cache is 16 MB).
+db.pragma(`cache_size = -${workerData.cacheKiB}`);
 const timer = setInterval(() => {
   try {
     // PASSIVE: copy what no reader needs, never wait for the writer.

@@ -91,6 +91,9 @@ interface QueuedRow {
   onStored: () => void;
 }
 
+/** SQLite page cache of each connection to the log, in KiB. */
+export const PAGE_CACHE_KIB = 2048;
+
 export interface EventStoreOptions {
   checkpointInWorker?: boolean;
   /** A queued group of rows could not be committed (disk full, I/O error): none of it was published. */
@@ -116,10 +119,14 @@ export class EventStore {
     // NORMAL keeps every committed transaction across a process crash; only an OS crash can lose the last ones.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
+    // The log is appended to at its end and read back only at a restart or an export, so a
+    // large page cache buys nothing; better-sqlite3's default (16 MB) would fill with old
+    // pages and sit in the hub's resident memory.
+    this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     if (this.options.checkpointInWorker && path !== ':memory:') {
       // Checkpoints (and their fsync) on another thread: a write here never waits for one.
       this.db.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, everyMs: 1000 } });
+      this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, everyMs: 1000, cacheKiB: PAGE_CACHE_KIB } });
       this.checkpointer.unref();
       this.checkpointer.on('error', () => {
         // The worker is an optimisation: without it SQLite checkpoints on commit again.

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventStore, MATCH_QUERIES } from '../../hub/store/event-store.ts';
+import { EventStore, MATCH_QUERIES, PAGE_CACHE_KIB } from '../../hub/store/event-store.ts';
 
 const open: EventStore[] = [];
 afterEach(async () => {
@@ -95,5 +95,10 @@ describe('event store schema', () => {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill(1)) as { detail: string }[]).map((r) => r.detail);
       expect(plan.filter((d) => /^SCAN /.test(d)), `${name}: ${plan.join('; ')}`).toEqual([]);
     }
+  });
+
+  it(`keeps a small page cache (${PAGE_CACHE_KIB} KiB): the log is appended at its end, and a 16 MB cache would sit in resident memory`, () => {
+    const { s } = store();
+    expect((s as unknown as { db: Database.Database }).db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
   });
 });
