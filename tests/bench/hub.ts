@@ -51,6 +51,16 @@ export interface HubFigure {
   /** Largest resident set of the hub process seen while under load, and its peak since start. */
   rssMb: number;
   hwmMb: number;
+  /** What of the resident set is the JavaScript heap (used) and Node's external memory, at the end of the run (from /metrics). */
+  heapMb: number;
+  externalMb: number;
+}
+
+/** Reads the hub's memory gauges from its /metrics. */
+async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number }> {
+  const text = await (await fetch(url)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  return { heapMb: round2(value('nodejs_heap_size_used_bytes') / 2 ** 20), externalMb: round2(value('nodejs_external_memory_bytes') / 2 ** 20) };
 }
 
 /** The system-wide monotonic clock in ms: the subscriber process stamps with the same one. */
@@ -130,7 +140,7 @@ function startNodeFlags(): string[] {
   return m[1]!.trim().split(' ').filter(Boolean);
 }
 
-function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string }> {
+function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string; metricsUrl: string }> {
   // BENCH_HUB_MAIN: another build's main.js (a worktree of an older commit, say), for A/B comparisons.
   const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'dist/hub/cli/main.js');
   if (!existsSync(main)) throw new Error(`the compiled hub is missing (${main}): run \`npm run build\` first (npm run bench does)`);
@@ -150,9 +160,10 @@ function startHub(configPath: string, dataDir: string): Promise<{ child: ChildPr
       if (copy) appendFileSync(copy, d);
       out += d.toString();
       const m = /MQTT broker:\s+(mqtt:\/\/\S+)/.exec(out);
-      if (m && out.includes('is running')) {
+      const metrics = /Metrics:\s+(http:\/\/\S+)/.exec(out);
+      if (m && metrics && out.includes('is running')) {
         clearTimeout(timer);
-        resolve({ child, mqttUrl: m[1]! });
+        resolve({ child, mqttUrl: m[1]!, metricsUrl: metrics[1]! });
       }
     });
     child.once('exit', (code) => reject(new Error(`the hub exited (${code}): ${out}`)));
@@ -181,7 +192,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
       })),
     }),
   );
-  const { child, mqttUrl } = await startHub(configPath, dataDir);
+  const { child, mqttUrl, metricsUrl } = await startHub(configPath, dataDir);
   const subscriber = fork(join(REPO_ROOT, 'tests/bench/subscriber.mjs'), [mqttUrl], { execArgv: [] });
   try {
     await new Promise((resolve, reject) => (subscriber.once('message', resolve), subscriber.once('exit', () => reject(new Error('the subscriber exited')))));
@@ -278,6 +289,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS + 700)); // the last shots end and arrive
     clearInterval(sampler);
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
+    const scraped = await scrapeMetrics(metricsUrl);
     frames += Math.round(elapsed * 4 * TABLES); // heartbeats
 
     const report = new Promise<{ hits: [string, number, number][]; states: [string, number, number][] }>((resolve) => subscriber.once('message', resolve as never));
@@ -311,6 +323,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
       shotP99Ms: round2(quantile(shotLatencies, 0.99)),
       rssMb: Math.round(Math.max(...rssSamples)),
       hwmMb: Math.round(hwmMb),
+      ...scraped,
     };
   } finally {
     subscriber.kill();
