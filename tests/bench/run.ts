@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { benchHub, TABLES, type HubFigure } from './hub.ts';
 import { benchRules } from './rules.ts';
+import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /**
@@ -23,16 +24,28 @@ const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, s
 if (build.status !== 0) throw new Error('npm run build failed');
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const RUNS = 5;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+// Seconds of load per run at the realistic rate (after the warm-up); BENCH_SECONDS=300 for a soak.
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 console.log('');
 console.log(`Hub (compiled npm start: hub, embedded broker, web panel) with ${TABLES} tables on boards behind serial servers; median of ${RUNS} runs`);
-console.log('frames/s per table   frames/s   hits sent/received   event p50/p99 ms   shots ended/scored   shot p50/p99 ms   RSS MB (peak)');
-for (const [rate, seconds] of [[50, 8], [500, 4]] as const) {
+console.log('frames/s per table   seconds   frames/s   hits sent/received   event p50/p99 ms   shots ended/scored   shot p50/p99 ms   RSS MB (peak)   heap/external MB');
+for (const [rate, seconds] of [[50, SECONDS], [500, 4]] as const) {
   const runs: HubFigure[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await benchHub(rate, seconds));
   const m = (k: keyof HubFigure) => median(runs.map((r) => r[k]));
   console.log(
-    `${String(rate).padStart(18)} ${String(m('framesPerSecond')).padStart(10)} ${`${m('hits')}/${m('hitsReceived')}`.padStart(20)} ${`${m('eventP50Ms')}/${m('eventP99Ms')}`.padStart(18)} ${`${m('shots')}/${m('shotsScored')}`.padStart(20)} ${`${m('shotP50Ms')}/${m('shotP99Ms')}`.padStart(17)} ${`${m('rssMb')} (${m('hwmMb')})`.padStart(15)}`,
+    `${String(rate).padStart(18)} ${String(seconds).padStart(9)} ${String(m('framesPerSecond')).padStart(10)} ${`${m('hits')}/${m('hitsReceived')}`.padStart(20)} ${`${m('eventP50Ms')}/${m('eventP99Ms')}`.padStart(18)} ${`${m('shots')}/${m('shotsScored')}`.padStart(20)} ${`${m('shotP50Ms')}/${m('shotP99Ms')}`.padStart(17)} ${`${m('rssMb')} (${m('hwmMb')})`.padStart(15)} ${`${m('heapMb')}/${m('externalMb')}`.padStart(18)}`,
   );
   console.log(`${''.padStart(18)} p99 of each run: ${runs.map((r) => r.eventP99Ms).join(', ')} ms; RSS: ${runs.map((r) => r.rssMb).join(', ')} MB`);
 }
+
+// The same path with nothing in the middle: what the machine itself adds to the figures above.
+const floors: { p50: number; p99: number }[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'tests/bench/loopback-floor.mjs'), '8'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`loopback-floor.mjs failed: ${run.stderr}`);
+  floors.push(JSON.parse(run.stdout) as { p50: number; p99: number });
+}
+console.log('');
+console.log(`Loopback floor (tests/bench/loopback-floor.mjs: 16 boards → a relay that does nothing → a receiver; two loopback hops, three processes): p50/p99 ${median(floors.map((f) => f.p50))}/${median(floors.map((f) => f.p99))} ms (p99 of each run: ${floors.map((f) => f.p99).join(', ')})`);
