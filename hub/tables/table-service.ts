@@ -26,7 +26,7 @@ export interface TableDeps {
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
   /** Called with every state the table publishes, after it is published (the league's hook). */
   onState?: (state: TableState) => void;
-  /** Milliseconds from a sensor event's arrival to its publish, stored first (the hub's own share of the latency). */
+  /** Milliseconds from a sensor event on the board (hubTime: its board time on the hub clock) to its publish, stored first. */
   observeEventLatency?: (ms: number) => void;
 }
 
@@ -338,7 +338,7 @@ export class TableService {
 
   exportCsv(): Result<string> {
     if (!this.match) return err(`table ${this.id} has no match to export`);
-    return ok(exportInningsCsv(this.match.view()));
+    return ok(exportInningsCsv(this.match.view(), this.match.adjustmentLog));
   }
 }
 

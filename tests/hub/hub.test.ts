@@ -120,7 +120,7 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
 });
 
 describe('hub: /metrics (Prometheus text format)', () => {
-  it('counts events and shots per table, times each sensor event from arrival to publish, and reports memory', async () => {
+  it('counts events and shots per table, times each sensor event from the board to its publish, and reports memory', async () => {
     const { t, sub } = await hubWithSubscriber();
     t.sources.get('t1')!.emit(linkUp(t.clock.t));
     // A shot with no ball contact: the sensors decide it (a miss), no referee needed.
@@ -176,7 +176,7 @@ describe('hub: commands (CONTRACT §3 request/response)', () => {
     const log = await request(sub.client, 'billiards', 'match/export', { table: 't1', format: 'jsonl' });
     expect(log.data.content.trim().split('\n').map((l: string) => Object.keys(JSON.parse(l))[0])).toEqual(['match', 'shot']);
     const csv = await request(sub.client, 'billiards', 'match/export', { table: 't1', format: 'csv' });
-    expect(csv.data.content).toBe('inning,player,shots,points,fouls,score_after\n1,Cid,1,1,0,1\n');
+    expect(csv.data.content).toBe('inning,player,shots,points,fouls,score_after,note\n1,Cid,1,1,0,1,\n');
   });
 
   it('repeated wrong passwords are refused for a while', async () => {
