@@ -1,5 +1,5 @@
 import { commandSchemas, COMMANDS, type CommandName, type CommandResponse } from './contract/mqtt.ts';
-import { verifyPassword } from './ops/password.ts';
+import { PasswordVerifier } from './ops/password.ts';
 import { describeIssues } from './rules/options.ts';
 import type { TableService } from './tables/table-service.ts';
 import type { Result } from './rules/variant.ts';
@@ -29,8 +29,11 @@ const AUTH_FAILURES_PER_MINUTE = 5;
  */
 export class CommandHandler {
   private failures: number[] = [];
+  private readonly passwords: PasswordVerifier;
 
-  constructor(private readonly ctx: CommandContext) {}
+  constructor(private readonly ctx: CommandContext) {
+    this.passwords = new PasswordVerifier(10 * 60_000, () => ctx.now());
+  }
 
   async handle(command: string, payload: Buffer): Promise<CommandResponse | null> {
     let raw: unknown;
@@ -106,7 +109,7 @@ export class CommandHandler {
     const now = this.ctx.now();
     this.failures = this.failures.filter((t) => now - t < 60_000);
     if (this.failures.length >= AUTH_FAILURES_PER_MINUTE) return 'too many wrong passwords: try again in a minute';
-    if (await verifyPassword(password, hash)) return null;
+    if (await this.passwords.verify(password, hash)) return null;
     this.failures.push(now);
     return 'password: wrong venue password';
   }

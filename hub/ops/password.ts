@@ -1,4 +1,4 @@
-import { randomBytes, scrypt as scryptCb, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHmac, randomBytes, scrypt as scryptCb, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
  * Venue and broker passwords are stored as `scrypt$N$r$p$<salt base64>$<key base64>`,
@@ -48,5 +48,43 @@ export async function verifyPassword(password: string, stored: string): Promise<
     return timingSafeEqual(key, expected);
   } catch {
     return false;
+  }
+}
+
+/**
+ * Checks passwords against stored hashes, remembering accepted ones for a while. The
+ * referee console sends the venue password with every command, and each scrypt check
+ * costs 16 MB (kept afterwards by the C library's allocator on each of libuv's threads: a
+ * hub's resident memory rose by 70 MB under a few commands) and tens of milliseconds on a
+ * Pi. An accepted password is remembered as an HMAC under a key made at start-up, never in
+ * clear; a wrong one always pays the full check.
+ */
+export class PasswordVerifier {
+  private readonly key = randomBytes(32);
+  private readonly accepted = new Map<string, { digest: Buffer; until: number }>();
+  /** Checks under way, by hash and digest: commands that arrive together share one. */
+  private readonly checking = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly rememberMs = 10 * 60_000,
+    private readonly now: () => number = Date.now,
+    private readonly check: (password: string, stored: string) => Promise<boolean> = verifyPassword,
+  ) {}
+
+  async verify(password: string, stored: string): Promise<boolean> {
+    const digest = createHmac('sha256', this.key).update(password).digest();
+    const known = this.accepted.get(stored);
+    if (known && known.until > this.now() && timingSafeEqual(known.digest, digest)) return true;
+    const id = `${stored}\n${digest.toString('base64')}`;
+    let check = this.checking.get(id);
+    if (!check) {
+      check = this.check(password, stored).then((good) => {
+        this.checking.delete(id);
+        if (good) this.accepted.set(stored, { digest, until: this.now() + this.rememberMs });
+        return good;
+      });
+      this.checking.set(id, check);
+    }
+    return check;
   }
 }
