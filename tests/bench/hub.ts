@@ -4,6 +4,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mqtt from 'mqtt';
+import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import { VirtualBoard } from '../../hardware/simulator/virtual-board.ts';
 import { REPO_ROOT } from '../support/paths.ts';
@@ -33,6 +35,13 @@ const MOTION_MS = 1500;
 const REST_MS = 500; // a shot's cycle: 1.5 s of motion, then 0.5 s of rest (the quiet window inside it)
 const VIBRATION_EVERY_MS = 100;
 const WARMUP_MS = MOTION_MS + REST_MS;
+/**
+ * Matches end: every this many shots the venue starts a new match on a table (`match/start`
+ * over MQTT, as the referee console does), so the hub holds a match's log, not a whole
+ * day's. 30 of these 72-hit shots hold about as much as a long real match.
+ */
+const SHOTS_PER_MATCH = 30;
+const VENUE_PASSWORD = 'bench-venue-password';
 
 export interface HubFigure {
   /** Frames per second per table (all kinds) the boards were asked to send. */
@@ -182,6 +191,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     configPath,
     JSON.stringify({
       hub: { id: 'bench' },
+      venue: { username: 'bench', passwordHash: hashPasswordSync(VENUE_PASSWORD) },
       tables: boards.map((b) => ({
         id: b.id,
         source: { type: 'tcp', host: '127.0.0.1', port: b.port },
@@ -194,6 +204,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
   );
   const { child, mqttUrl, metricsUrl } = await startHub(configPath, dataDir);
   const subscriber = fork(join(REPO_ROOT, 'tests/bench/subscriber.mjs'), [mqttUrl], { execArgv: [] });
+  const venue = await mqtt.connectAsync(mqttUrl, { reconnectPeriod: 0 });
   try {
     await new Promise((resolve, reject) => (subscriber.once('message', resolve), subscriber.once('exit', () => reject(new Error('the subscriber exited')))));
     const deadline = Date.now() + 10_000;
@@ -241,12 +252,20 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
       let lastActiveAt = 0;
       const queue: number[] = [];
       shotDueAt.set(b.id, queue);
+      let shotsInMatch = 0;
       const step = () => {
         const t = performance.now() - started + phase;
         const c = Math.floor(t / cycleMs);
         if (c !== cycle) {
           cycle = c;
           nextHit = 0;
+          // A new shot begins; the last one ended long ago. The venue starts a new match now
+          // and then, and this shot is the new match's first.
+          if (++shotsInMatch > SHOTS_PER_MATCH) {
+            shotsInMatch = 1;
+            const start = { transaction: `${b.id}-${c}`, password: VENUE_PASSWORD, table: b.id, variant: 'three-cushion', players: ['Ana', 'Ben'], target: 1000 };
+            void venue.publishAsync('billiards/request/match/start', JSON.stringify(start), { qos: 1 });
+          }
         }
         const inCycle = t - c * cycleMs;
         const moving = inCycle < MOTION_MS;
@@ -303,6 +322,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     const shotLatencies: number[] = [];
     const shotCount = new Map<string, number>();
     for (const [table, count, at] of received.states) {
+      // A new match's state (shot count back to 0) is no shot; its first shot is.
       const before = shotCount.get(table);
       shotCount.set(table, count);
       if (before === undefined || count <= before) continue;
@@ -326,6 +346,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
       ...scraped,
     };
   } finally {
+    await venue.endAsync(true).catch(() => undefined);
     subscriber.kill();
     child.kill('SIGTERM');
     await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
