@@ -343,18 +343,21 @@ export class TableService {
 }
 
 function toTableEvent(table: string, event: SensorEvent, at: string, config: TableConfig): TableEvent | null {
-  const base = { type: 'sensor' as const, table, at, hubTime: event.hubTime, boardUs: 'boardUs' in event ? event.boardUs : null, seq: 'seq' in event ? event.seq : null };
+  // One literal per kind, no shared base spread into it: this runs for every frame.
+  const { hubTime } = event;
+  const boardUs = 'boardUs' in event ? event.boardUs : null;
+  const seq = 'seq' in event ? event.seq : null;
   switch (event.type) {
     case 'rail-hit':
-      return { ...base, sensor: 'rail-hit', channel: event.channel, rail: config.rails[String(event.channel)] ?? 'unmapped', amplitude: event.amplitude };
+      return { type: 'sensor', table, at, hubTime, boardUs, seq, sensor: 'rail-hit', channel: event.channel, rail: config.rails[String(event.channel)] ?? 'unmapped', amplitude: event.amplitude };
     case 'click':
-      return { ...base, sensor: 'click', amplitude: event.amplitude };
+      return { type: 'sensor', table, at, hubTime, boardUs, seq, sensor: 'click', amplitude: event.amplitude };
     case 'vibration':
-      return { ...base, sensor: 'vibration', level: event.level };
+      return { type: 'sensor', table, at, hubTime, boardUs, seq, sensor: 'vibration', level: event.level };
     case 'skittle':
-      return { ...base, sensor: 'skittle', skittle: config.skittles[String(event.index)] ?? `switch-${event.index}`, state: event.state };
+      return { type: 'sensor', table, at, hubTime, boardUs, seq, sensor: 'skittle', skittle: config.skittles[String(event.index)] ?? `switch-${event.index}`, state: event.state };
     case 'link':
-      return { ...base, sensor: 'link', state: event.state };
+      return { type: 'sensor', table, at, hubTime, boardUs, seq, sensor: 'link', state: event.state };
     default:
       return null;
   }
