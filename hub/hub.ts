@@ -263,7 +263,7 @@ export class Hub {
       metric('billiards_mqtt_connected', 'gauge', 'Hub connected to the broker', [{ value: this.link?.connected ? 1 : 0 }]),
       metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: this.link?.dropped ?? 0 }]),
       this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
-      this.eventLatency.render('billiards_event_latency_ms', "From a sensor event's arrival to its publish on the events topic, stored first"),
+      this.eventLatency.render('billiards_event_latency_ms', 'From a sensor event on the board (its time mapped to the hub clock) to its publish on the events topic, stored first: the serial line time and the hub'),
       ...processMetrics(),
     ];
     return `${parts.join('\n')}\n`;
