@@ -56,6 +56,13 @@ export const configSchema = z.strictObject({
       allowAnonymousRead: z.boolean().default(true),
     })
     .default({ users: [], allowAnonymousRead: true }),
+  /** The event log: which status frames it keeps (hub/pipeline/status-frames.ts). */
+  store: z
+    .strictObject({
+      statusFrames: z.enum(['all', 'changes']).default('all'),
+      keepAliveMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+    })
+    .default({ statusFrames: 'all', keepAliveMs: 60_000 }),
   tables: z.array(tableSchema).max(64).default([]),
   homeAssistant: z.strictObject({ discovery: z.boolean().default(false), prefix: z.string().default('homeassistant') }).default({ discovery: false, prefix: 'homeassistant' }),
 });

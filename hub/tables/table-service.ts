@@ -13,6 +13,7 @@ import { exportInningsCsv, exportMatchLog } from '../store/export.ts';
 import type { HubClock } from './clock.ts';
 import { HealthTracker } from './health.ts';
 import type { TablePublisher } from './publisher.ts';
+import { StatusFrameFilter, type StatusFrameMode } from '../pipeline/status-frames.ts';
 
 /** How many shots the retained state carries (CONTRACT §3). */
 const STATE_SHOTS = 20;
@@ -26,6 +27,8 @@ export interface TableDeps {
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
   /** Called with every state the table publishes, after it is published (the league's hook). */
   onState?: (state: TableState) => void;
+  /** Which status frames (vibration, heartbeats) are stored and published; all of them when absent. */
+  statusFrames?: { mode: StatusFrameMode; keepAliveMs: number };
   /** Milliseconds from a sensor event on the board (hubTime: its board time on the hub clock) to its publish, stored first. */
   observeEventLatency?: (ms: number) => void;
 }
@@ -35,6 +38,8 @@ export interface TableCounters {
   shots: number;
   prompts: number;
   unscoredShots: number;
+  /** Status frames not stored (and not published) because they carried no news. */
+  statusFramesSkipped: number;
 }
 
 /**
@@ -47,6 +52,7 @@ export class TableService {
   private matchId: number | null = null;
   private setupLine: MatchSetup | null = null;
   private readonly segmenter: ShotSegmenter;
+  private readonly statusFilter: StatusFrameFilter;
   private readonly health: HealthTracker;
   /** Shots from the sensors that arrived while a prompt was open: applied after the ruling, in order. */
   private readonly pending: { id: number; shot: Shot }[] = [];
@@ -56,7 +62,7 @@ export class TableService {
   private updatedAt: string;
   private lastShotEndedAt: string | null = null;
   private online = false;
-  readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0 };
+  readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0 };
 
   constructor(
     readonly config: TableConfig,
@@ -66,6 +72,7 @@ export class TableService {
     const rails = Object.fromEntries(Object.entries(config.rails).map(([ch, rail]) => [Number(ch), rail])) as Record<number, Rail>;
     const skittles = Object.fromEntries(Object.entries(config.skittles).map(([i, s]) => [Number(i), s])) as Record<number, SkittleId>;
     this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs });
+    this.statusFilter = new StatusFrameFilter({ mode: deps.statusFrames?.mode ?? 'all', keepAliveMs: deps.statusFrames?.keepAliveMs ?? 60_000, restVibrationLevel: config.restVibrationLevel });
     this.health = new HealthTracker(config.id, Object.values(rails), deps.clock.iso());
     this.seq = deps.store.changes(config.id);
     this.updatedAt = deps.clock.iso();
@@ -196,6 +203,10 @@ export class TableService {
       this.deps.store.append(this.id, this.matchId, event.type === 'link' ? 'link' : 'sensor', JSON.stringify(event), event.hubTime, at, stamped);
       this.noteHealth(event, at);
       if (published) this.deps.publisher.event(this.id, published);
+    } else if (!this.statusFilter.keep(event)) {
+      // A status frame with no news (configured): the segmenter and health still read it.
+      this.counters.statusFramesSkipped += 1;
+      this.noteHealth(event, at);
     } else {
       // The stream itself: group-committed, published once stored. The segmenter reads it at
       // once; a shot it ends is stored after these rows (append commits the queue first).

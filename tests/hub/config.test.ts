@@ -24,6 +24,8 @@ describe('hub configuration', () => {
     ['a serial source with neither path nor match', '{"tables":[{"id":"t","source":{"type":"serial"}}]}', /give a path or a USB match/],
     ['a duplicate table id', '{"tables":[{"id":"t","source":{"type":"simulator"}},{"id":"t","source":{"type":"simulator"}}]}', /tables\[1\]\.id: 't' is used twice/],
     ['a serial server without a port', '{"tables":[{"id":"t","source":{"type":"tcp","host":"ser2net.local"}}]}', /tables\[0\]\.source\.port/],
+    ['an unknown status-frame policy', '{"store":{"statusFrames":"sometimes"}}', /store\.statusFrames/],
+    ['a keep-alive under a second', '{"store":{"statusFrames":"changes","keepAliveMs":10}}', /store\.keepAliveMs/],
     ['a bad default match', '{"tables":[{"id":"t","source":{"type":"simulator"},"defaultMatch":{"variant":"x","players":["a"],"target":1}}]}', /tables\[0\]\.defaultMatch\.players/],
   ])('refuses %s with an error naming it', (_name, text, message) => {
     const parsed = parseConfig(text, 'hub.json');
