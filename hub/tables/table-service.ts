@@ -198,12 +198,14 @@ export class TableService {
     const at = this.deps.clock.iso();
     const stamped = 'seq' in event ? { boardUs: event.boardUs, seq: event.seq } : {};
     const published = toTableEvent(this.id, event, at, this.config);
+    // Asked of every event: a link or board event starts the status frames afresh.
+    const news = this.statusFilter.keep(event);
     if (event.type === 'link' || event.type === 'dropped') {
       // Rare, and they change the table's availability and health at once: stored now.
       this.deps.store.append(this.id, this.matchId, event.type === 'link' ? 'link' : 'sensor', JSON.stringify(event), event.hubTime, at, stamped);
       this.noteHealth(event, at);
       if (published) this.deps.publisher.event(this.id, published);
-    } else if (!this.statusFilter.keep(event)) {
+    } else if (!news) {
       // A status frame with no news (configured): the segmenter and health still read it.
       this.counters.statusFramesSkipped += 1;
       this.noteHealth(event, at);

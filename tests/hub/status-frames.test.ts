@@ -100,6 +100,12 @@ describe("hub with store.statusFrames 'changes'", () => {
     await expect.poll(() => sub.messages.get('billiards/tables/t1/events')!.filter((e: any) => e.sensor === 'vibration').map((e: any) => e.level)).toEqual([0, 90, 60, 0]);
     // 19 + 9 samples at rest, 7 heartbeats.
     expect(t.hub.metrics()).toMatch(/^billiards_status_frames_skipped_total\{table="t1"\} 35$/m);
+    // The link drops and comes back: the first status frames after it are stored again.
+    source.emit({ type: 'link', state: 'down', reason: 'unplugged', hubTime: (t.clock.t += 100) });
+    source.emit(linkUp((t.clock.t += 100)));
+    feed((at) => heartbeat(0, at), 250);
+    feed((at) => vibration(0, at));
+    await expect.poll(() => sub.messages.get('billiards/tables/t1/events')!.filter((e: any) => e.sensor === 'vibration').length).toBe(5);
     await sub.client.endAsync();
   });
 });
