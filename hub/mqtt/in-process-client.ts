@@ -75,7 +75,8 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
       this.subscriptions.push([topic, deliver]);
     }
     const release = (error: Error | null) => {
-      const live = held ?? [];
+      if (held === null) return; // once: an error may be followed by the end
+      const live = held;
       held = null;
       for (const packet of live) this.deliver(packet);
       done?.(error);
