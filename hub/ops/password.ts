@@ -78,11 +78,12 @@ export class PasswordVerifier {
     const id = `${stored}\n${digest.toString('base64')}`;
     let check = this.checking.get(id);
     if (!check) {
-      check = this.check(password, stored).then((good) => {
-        this.checking.delete(id);
-        if (good) this.accepted.set(stored, { digest, until: this.now() + this.rememberMs });
-        return good;
-      });
+      check = this.check(password, stored)
+        .then((good) => {
+          if (good) this.accepted.set(stored, { digest, until: this.now() + this.rememberMs });
+          return good;
+        })
+        .finally(() => this.checking.delete(id));
       this.checking.set(id, check);
     }
     return check;
