@@ -5,7 +5,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
  *
  * Password hash format: `scrypt$N$r$p$<salt base64>$<key base64>` (key 32 bytes, salt 16).
  */
-export { hashPassword, verifyPassword } from '../hub/ops/password.ts';
+export { hashPassword, PasswordVerifier, verifyPassword } from '../hub/ops/password.ts';
 
 export function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, createWebSocketStream } from 'ws';
-import { verifyPassword } from '../ops/password.ts';
+import { PasswordVerifier } from '../ops/password.ts';
 import { filterAllowed, topicMatches } from './topic-match.ts';
 import './packet-cache.ts';
 import { InProcessClient } from './in-process-client.ts';
@@ -48,6 +48,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const { Aedes } = await import('aedes');
   const grants = new WeakMap<object, Grant>();
   const base = options.baseTopic;
+  // Clients reconnect often (scoreboards on Wi-Fi): one scrypt check per password in ten minutes.
+  const passwords = new PasswordVerifier();
   const anonymous: Grant = { publish: [`${base}/request/#`], subscribe: [`${base}/#`, ...(options.anonymousRead ?? [])] };
 
   const broker = await Aedes.createBroker({
@@ -61,7 +63,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       const user = options.users.find((u) => u.username === username);
       const refuse = () => done(Object.assign(new Error('bad username or password'), { returnCode: 4 }) as never, false);
       if (!user) return refuse();
-      void verifyPassword(secret, user.passwordHash).then((good) => {
+      void passwords.verify(secret, user.passwordHash).then((good) => {
         if (!good) return refuse();
         grants.set(client, { publish: user.publish, subscribe: user.subscribe });
         return done(null, true);

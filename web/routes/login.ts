@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { sameText, verifyPassword } from '../auth.ts';
+import { PasswordVerifier, sameText } from '../auth.ts';
 import { loginPage } from '../pages/login.ts';
 import { jsonError, ownOrigin, SESSION_COOKIE, zodMessage, type AppDeps, type Env } from './common.ts';
 
@@ -15,6 +15,8 @@ export function safeNext(next: string | undefined): string {
 /** Login (form or JSON, rate-limited per client IP) and logout. */
 export function loginRoutes(app: Hono<Env>, d: AppDeps): void {
   const { options, sessions } = d;
+  // One scrypt check per password in ten minutes, not per login (16 MB and tens of ms each).
+  const passwords = new PasswordVerifier();
   app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), null)));
 
   app.post('/login', async (c) => {
@@ -35,7 +37,7 @@ export function loginRoutes(app: Hono<Env>, d: AppDeps): void {
     if (!parsed.success) return wantsJson ? jsonError(400, zodMessage(parsed.error)) : c.html(loginPage('/', 'Enter a user name and a password.'), 400);
     const { username, password, next } = parsed.data;
     const userOk = sameText(username, options.venue.username);
-    const passOk = await verifyPassword(password, options.venue.passwordHash);
+    const passOk = await passwords.verify(password, options.venue.passwordHash);
     if (!userOk || !passOk) {
       if (wantsJson) return jsonError(401, 'wrong user name or password');
       return c.html(loginPage(safeNext(next), 'Wrong user name or password.'), 401);
