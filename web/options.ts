@@ -22,15 +22,16 @@ const mqttUrl = z.strictObject({
   password: z.string().optional(),
   clientId: z.string().min(1).max(100).optional(),
 });
+const PANEL_CLIENT_METHODS = ['on', 'off', 'subscribe', 'unsubscribeAsync', 'publishAsync'] as const;
 const mqttClient = z.strictObject({
   client: z.custom<PanelMqttClient>(
-    (v) => typeof v === 'object' && v !== null && typeof (v as { publishAsync?: unknown }).publishAsync === 'function' && typeof (v as { subscribe?: unknown }).subscribe === 'function',
-    'an mqtt.js MqttClient (or a client with its subscribe, unsubscribeAsync and publishAsync)',
+    (v) => typeof v === 'object' && v !== null && PANEL_CLIENT_METHODS.every((m) => typeof (v as Record<string, unknown>)[m] === 'function'),
+    `an mqtt.js MqttClient (or a client with its ${PANEL_CLIENT_METHODS.join(', ')})`,
   ),
 });
 
 export const optionsSchema = z.strictObject({
-  mqtt: z.union([mqttUrl, mqttClient], { error: 'either { url, username?, password? } or { client }' }),
+  mqtt: z.union([mqttUrl, mqttClient], { error: `either { url, username?, password? } or { client } (an mqtt.js client, or one with ${PANEL_CLIENT_METHODS.join(', ')})` }),
   baseTopic: z.string().regex(/^[^#+\s]+[^#+\s/]$|^[^#+\s/]$/, 'an MQTT topic prefix without wildcards or a trailing /').default('billiards'),
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(8080),

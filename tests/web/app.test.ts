@@ -39,6 +39,9 @@ describe('options', () => {
     expect(() => createWebPanel({ mqtt: { url: 'http://x' }, venue })).toThrow(/option 'mqtt\.url': a broker URL/);
     expect(() => createWebPanel({ mqtt, venue, colour: 'red' } as never)).toThrow(/colour/);
     expect(() => createWebPanel({ mqtt, venue, requestTimeoutMs: 0 })).toThrow(/requestTimeoutMs/);
+    // A given client must have what the panel calls (an in-process client once lacked unsubscribe).
+    const noUnsubscribe = { on() {}, off() {}, subscribe() {}, publishAsync: async () => undefined, connected: true };
+    expect(() => createWebPanel({ mqtt: { client: noUnsubscribe as never }, venue })).toThrow(/option 'mqtt.*unsubscribeAsync/);
   });
 
   it('construction has no side effects: nothing listens or connects', async () => {
