@@ -8,6 +8,14 @@ import { REPO_ROOT } from '../support/paths.ts';
  * `npm run bench`: speed and memory figures, as medians of several runs. Never asserted in
  * tests (the machine is shared and noisy); the README quotes what this prints.
  */
+const positiveInteger = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not '${process.env[name]}'`);
+  return value;
+};
+const RUNS = positiveInteger('BENCH_RUNS', 5);
+// Seconds of load per run at the realistic rate (after the warm-up); BENCH_SECONDS=300 for a soak.
+const SECONDS = positiveInteger('BENCH_SECONDS', 20);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) console.warn('note: run with --expose-gc for heap figures (npm run bench does)');
 
@@ -24,9 +32,6 @@ const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, s
 if (build.status !== 0) throw new Error('npm run build failed');
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-// Seconds of load per run at the realistic rate (after the warm-up); BENCH_SECONDS=300 for a soak.
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 console.log('');
 console.log(`Hub (compiled npm start: hub, embedded broker, web panel) with ${TABLES} tables on boards behind serial servers; median of ${RUNS} runs`);
 console.log('frames/s per table   seconds   frames/s   hits sent/received   event p50/p99 ms   shots ended/scored   shot p50/p99 ms   RSS MB (peak)   heap/external MB');
