@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { componentMissing } from '../support/components.ts';
 import { subsetMismatch } from '../support/expect-subset.ts';
-import { REPO_ROOT, SCENARIOS_DIR, sharedPresent } from '../support/paths.ts';
+import { FIXTURE_SCENARIOS_DIR, REPO_ROOT, SCENARIOS_DIR, sharedPresent } from '../support/paths.ts';
 
 /** Runs the replay command exactly as CONTRACT §2 spells it. */
 function replay(file: string) {
@@ -22,16 +22,36 @@ function writeLog(lines: string[]): string {
 
 const MATCH = '{"match": {"variant": "three-cushion", "players": ["Ana", "Ben"], "target": 15}}';
 
-describe('shared scenarios replay to their expected results through the CLI', () => {
-  const missing = componentMissing('shared/scenarios beside the repository', sharedPresent());
-  const logs = missing ? [] : readdirSync(SCENARIOS_DIR).filter((f) => f.endsWith('.jsonl'));
-  it.skipIf(missing).each(logs)('%s', (log) => {
-    const expected = JSON.parse(readFileSync(join(SCENARIOS_DIR, log.replace(/\.jsonl$/, '.expected.json')), 'utf8'));
-    const r = replay(join(SCENARIOS_DIR, log));
+/** Replays every `*.jsonl` in a folder and compares with its `*.expected.json` (a subset match). */
+function scenarioSuite(dir: string, logs: string[]) {
+  it.each(logs)('%s', (log) => {
+    const expected = JSON.parse(readFileSync(join(dir, log.replace(/\.jsonl$/, '.expected.json')), 'utf8'));
+    const r = replay(join(dir, log));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(subsetMismatch(expected, JSON.parse(r.stdout))).toBeNull();
   });
+}
+
+const jsonlIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+
+// The repository keeps its own copy, so a clone with nothing beside it tests itself.
+describe('the repository\'s scenarios replay to their expected results through the CLI', () => {
+  scenarioSuite(FIXTURE_SCENARIOS_DIR, jsonlIn(FIXTURE_SCENARIOS_DIR));
+});
+
+describe('shared scenarios replay to their expected results through the CLI', () => {
+  const missing = componentMissing('shared/scenarios beside the repository', sharedPresent());
+  if (missing) {
+    it.skip('../shared/scenarios is not beside this clone', () => {});
+  } else {
+    scenarioSuite(SCENARIOS_DIR, jsonlIn(SCENARIOS_DIR));
+    it('every shared scenario has its copy in tests/fixtures/scenarios', () => {
+      const copies = new Set(readdirSync(FIXTURE_SCENARIOS_DIR));
+      const missingCopies = readdirSync(SCENARIOS_DIR).filter((f) => !copies.has(f));
+      expect(missingCopies).toEqual([]);
+    });
+  }
 });
 
 describe('replay command (CONTRACT §2)', () => {
