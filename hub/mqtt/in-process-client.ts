@@ -103,7 +103,7 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
 
   private deliver(packet: AedesPublishPacket): void {
     try {
-      this.emit('message', packet.topic, packet.payload as Buffer);
+      this.emit('message', packet.topic, packet.payload as Buffer, packet);
     } catch (e) {
       // A handler's fault must not reach into the broker's delivery loop.
       if (this.listenerCount('error') > 0) this.emit('error', e as Error);

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
+import { PAYLOAD_LIMITS } from './access.ts';
 import { topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
 import type { TablePublisher } from '../tables/publisher.ts';
 import type { BrokerClient } from './in-process-client.ts';
@@ -26,6 +28,16 @@ export interface MqttLinkOptions {
 }
 
 const RETAINED = { qos: 1, retain: true } as const;
+/** The hub's own retained state (another hub's) is small; anything bigger is not parsed. */
+const HUB_STATE_LIMIT = 16 * 1024;
+
+/** Messages the link would not act on, by why (for /metrics). */
+export interface LinkRefusals {
+  'request-size': number;
+  'tracker-size': number;
+  'hub-state-size': number;
+  'retained-request': number;
+}
 
 /**
  * The hub's MQTT client (Zigbee2MQTT-style): retained JSON state per table, availability,
@@ -36,6 +48,7 @@ export class MqttLink implements TablePublisher {
   private client: BrokerClient | null = null;
   private readonly t: ReturnType<typeof topics>;
   dropped = 0;
+  readonly refused: LinkRefusals = { 'request-size': 0, 'tracker-size': 0, 'hub-state-size': 0, 'retained-request': 0 };
 
   constructor(private readonly opts: MqttLinkOptions) {
     this.t = topics(opts.baseTopic);
@@ -54,12 +67,13 @@ export class MqttLink implements TablePublisher {
       client.subscribe([this.t.allRequests, `${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
       this.publishSnapshot();
     });
-    client.on('message', (topic: string, payload: Buffer) => {
-      const parts = topic.split('/');
-      const baseParts = opts.baseTopic.split('/').length;
-      if (parts[baseParts] === 'request' && parts.length > baseParts + 1) opts.onRequest(parts.slice(baseParts + 1).join('/'), payload);
-      else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') opts.onTracker?.(parts[baseParts + 1]!, payload);
-      else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
+    client.on('message', (topic: string, payload: Buffer, packet?: { retain?: boolean }) => {
+      try {
+        this.message(topic, payload, packet?.retain === true);
+      } catch (e) {
+        // One message must never take the link down (nor the process).
+        opts.log?.('error', 'MQTT message failed', { topic, error: (e as Error).message });
+      }
     });
     client.on('offline', () => opts.log?.('warn', 'MQTT broker unreachable; scoring goes on, state will be republished', { url: opts.url }));
     client.on('error', (e: Error) => opts.log?.('warn', 'MQTT error', { error: e.message }));
@@ -71,10 +85,38 @@ export class MqttLink implements TablePublisher {
     });
   }
 
+  /**
+   * Sizes are checked before anything is parsed. A retained request is never run: it would
+   * run again at every reconnect (a replay anyone could plant); it is cleared instead.
+   */
+  private message(topic: string, payload: Buffer, retained: boolean): void {
+    const { opts } = this;
+    const parts = topic.split('/');
+    const baseParts = opts.baseTopic.split('/').length;
+    if (parts[baseParts] === 'request' && parts.length > baseParts + 1) {
+      if (payload.length === 0) return; // a cleared retained request
+      if (retained) {
+        this.refused['retained-request'] += 1;
+        opts.log?.('warn', 'a retained request was ignored and cleared: requests are never retained', { topic });
+        this.client?.publish(topic, '', RETAINED);
+        return;
+      }
+      if (payload.length > PAYLOAD_LIMITS.request) return void (this.refused['request-size'] += 1);
+      opts.onRequest(parts.slice(baseParts + 1).join('/'), payload);
+    } else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') {
+      if (payload.length > PAYLOAD_LIMITS.tracker) return void (this.refused['tracker-size'] += 1);
+      opts.onTracker?.(parts[baseParts + 1]!, payload);
+    } else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') {
+      if (payload.length > HUB_STATE_LIMIT) return void (this.refused['hub-state-size'] += 1);
+      opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
+    }
+  }
+
   private connectTcp(): BrokerClient {
     const { opts } = this;
     const client = mqtt.connect(opts.url, {
-      clientId: `billiards-hub-${opts.hubId}-${process.pid}`,
+      // Not guessable: a client that connects with the hub's id would throw the hub off the broker.
+      clientId: `billiards-hub-${opts.hubId}-${randomBytes(8).toString('hex')}`,
       username: opts.username,
       password: opts.password,
       reconnectPeriod: 1000,
