@@ -49,7 +49,8 @@ export async function startTestHub(options: { dataDir?: string; config?: HubConf
     dataDir,
     mqttPort: 0,
     mqttWsPort: 0,
-    ...(options.mqttUrl ? { mqttUrl: options.mqttUrl } : {}),
+    // The test brokers have no ACL: these tests opt in to an open broker (tests/security has the ACL'd one).
+    ...(options.mqttUrl ? { mqttUrl: options.mqttUrl, allowOpenBroker: true } : {}),
     clock,
     tickMs: 10_000, // the tests tick by hand
     shotEndTimers: false,
