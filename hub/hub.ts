@@ -5,7 +5,7 @@ import type { HubConfig, TableConfig } from './config/schema.ts';
 import { startEmbeddedBroker, type EmbeddedBroker, type RefusalReason } from './mqtt/broker.ts';
 import { probeAnonymousPublish } from './mqtt/open-broker-probe.ts';
 import type { InProcessClient } from './mqtt/in-process-client.ts';
-import { MqttLink } from './mqtt/link.ts';
+import { MqttLink, type ReplyTo } from './mqtt/link.ts';
 import { discoveryMessages } from './mqtt/home-assistant.ts';
 import { Histogram, metric, processMetrics } from './ops/metrics.ts';
 import { silentLog, type LogFn } from './ops/log.ts';
@@ -133,7 +133,7 @@ export class Hub {
           { topic: topics(config.hub.baseTopic).leagueState, payload: league.state() },
         ],
       }),
-      onRequest: (command, payload) => void this.request(command, payload),
+      onRequest: (command, payload, replyTo) => void this.request(command, payload, replyTo),
       onTracker: (table, payload) => this.tracker(table, payload),
       onHubState: (hub, tables) => this.noteRemoteHub(hub, tables),
       observeLatency: (ms) => this.publishLatency.observe(ms),
@@ -199,16 +199,16 @@ export class Hub {
     this.shotEndTimers.set(table.id, timer);
   }
 
-  private async request(command: string, payload: Buffer): Promise<void> {
+  private async request(command: string, payload: Buffer, replyTo?: ReplyTo): Promise<void> {
     if (!this.commands || !this.link) return;
     // Never throws: this runs with nothing awaiting it. The link may be gone (stop) by the time the answer is ready.
     try {
       const response = await this.commands.handle(command, payload);
-      if (response) this.link?.respond(command, response);
+      if (response) this.link?.respond(command, response, replyTo);
     } catch (e) {
       this.log('error', 'command failed', { command, error: (e as Error).message });
       try {
-        this.link?.respond(command, { transaction: null, status: 'error', error: 'internal error' });
+        this.link?.respond(command, { transaction: null, status: 'error', error: 'internal error' }, replyTo);
       } catch {
         // nothing more to do: logged above
       }

@@ -17,7 +17,7 @@ export interface MqttLinkOptions {
   hubId: string;
   /** Everything retained that must be (re)published after each (re)connect. */
   snapshot: () => { states: TableState[]; availability: [string, Availability][]; health: TableHealth[]; extra?: { topic: string; payload: unknown }[] };
-  onRequest: (command: string, payload: Buffer) => void;
+  onRequest: (command: string, payload: Buffer, replyTo?: ReplyTo) => void;
   onTracker?: (table: string, payload: Buffer) => void;
   /** Another hub's retained state (its tables), or null when it went offline. */
   onHubState?: (hub: string, tables: string[] | null) => void;
@@ -28,6 +28,17 @@ export interface MqttLinkOptions {
 }
 
 const RETAINED = { qos: 1, retain: true } as const;
+
+/** MQTT 5: where the requester asked for its answer, and the correlation data to send back. */
+export interface ReplyTo {
+  topic: string;
+  correlationData?: Buffer;
+}
+
+interface IncomingPacket {
+  retain?: boolean;
+  properties?: { responseTopic?: string; correlationData?: Buffer };
+}
 /** The hub's own retained state (another hub's) is small; anything bigger is not parsed. */
 const HUB_STATE_LIMIT = 16 * 1024;
 
@@ -64,12 +75,14 @@ export class MqttLink implements TablePublisher {
     this.client = client;
     client.on('connect', () => {
       opts.log?.('info', 'connected to the MQTT broker', { url: opts.url });
-      client.subscribe([this.t.allRequests, `${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
+      // Retain as published (MQTT 5): a retained request is recognised even when it arrives live.
+      client.subscribe([this.t.allRequests], { qos: 1, rap: true });
+      client.subscribe([`${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
       this.publishSnapshot();
     });
-    client.on('message', (topic: string, payload: Buffer, packet?: { retain?: boolean }) => {
+    client.on('message', (topic: string, payload: Buffer, packet?: IncomingPacket) => {
       try {
-        this.message(topic, payload, packet?.retain === true);
+        this.message(topic, payload, packet ?? {});
       } catch (e) {
         // One message must never take the link down (nor the process).
         opts.log?.('error', 'MQTT message failed', { topic, error: (e as Error).message });
@@ -89,7 +102,8 @@ export class MqttLink implements TablePublisher {
    * Sizes are checked before anything is parsed. A retained request is never run: it would
    * run again at every reconnect (a replay anyone could plant); it is cleared instead.
    */
-  private message(topic: string, payload: Buffer, retained: boolean): void {
+  private message(topic: string, payload: Buffer, packet: IncomingPacket): void {
+    const retained = packet.retain === true;
     const { opts } = this;
     const parts = topic.split('/');
     const baseParts = opts.baseTopic.split('/').length;
@@ -102,7 +116,10 @@ export class MqttLink implements TablePublisher {
         return;
       }
       if (payload.length > PAYLOAD_LIMITS.request) return void (this.refused['request-size'] += 1);
-      opts.onRequest(parts.slice(baseParts + 1).join('/'), payload);
+      // An answer only to the requester's own topic (MQTT 5), and only under the response topics: never onto a hub-owned one.
+      const responseTopic = packet.properties?.responseTopic;
+      const replyTo = responseTopic && responseTopic.startsWith(`${opts.baseTopic}/response/`) && !/[+#]/.test(responseTopic) ? { topic: responseTopic, ...(packet.properties?.correlationData ? { correlationData: packet.properties.correlationData } : {}) } : undefined;
+      opts.onRequest(parts.slice(baseParts + 1).join('/'), payload, replyTo);
     } else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') {
       if (payload.length > PAYLOAD_LIMITS.tracker) return void (this.refused['tracker-size'] += 1);
       opts.onTracker?.(parts[baseParts + 1]!, payload);
@@ -115,6 +132,8 @@ export class MqttLink implements TablePublisher {
   private connectTcp(): BrokerClient {
     const { opts } = this;
     const client = mqtt.connect(opts.url, {
+      // MQTT 5: retain-as-published subscriptions and answers to a requester's own response topic.
+      protocolVersion: 5,
       // Not guessable: a client that connects with the hub's id would throw the hub off the broker.
       clientId: `billiards-hub-${opts.hubId}-${randomBytes(8).toString('hex')}`,
       username: opts.username,
@@ -154,8 +173,11 @@ export class MqttLink implements TablePublisher {
     this.send(this.t.tableEvents(table), event, false);
   }
 
-  respond(command: string, response: unknown): void {
-    this.send(this.t.response(command), response, false);
+  respond(command: string, response: unknown, replyTo?: ReplyTo): void {
+    if (!replyTo) return this.send(this.t.response(command), response, false);
+    if (!this.client?.connected) return void (this.dropped += 1);
+    const properties = replyTo.correlationData ? { correlationData: replyTo.correlationData } : {};
+    this.client.publish(replyTo.topic, JSON.stringify(response), { qos: 1, retain: false, properties }, () => undefined);
   }
 
   /** Raw publish for extensions (Home Assistant discovery). */
