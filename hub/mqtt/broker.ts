@@ -47,7 +47,7 @@ export interface EmbeddedBrokerOptions {
   guard?: LoginGuard;
 }
 
-export type RefusalReason = 'login' | 'login-locked' | 'publish' | 'payload-size' | 'packet-size' | 'subscribe' | 'connections';
+export type RefusalReason = 'login' | 'login-locked' | 'publish' | 'payload-size' | 'packet-size' | 'subscribe' | 'subscriptions-limit' | 'connections';
 
 export interface EmbeddedBroker {
   port: number;
@@ -59,7 +59,8 @@ export interface EmbeddedBroker {
 
 interface Session {
   grant: Grant;
-  subscriptions: number;
+  /** Its subscribed filters, bounded by maxSubscriptionsPerClient. */
+  subscriptions: Set<string>;
 }
 
 /** aedes's client, as far as these hooks read it. */
@@ -99,7 +100,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       }
       if (username === undefined || username === '') {
         if (!options.allowAnonymousRead) return refuse(5, 'not authorised');
-        sessions.set(client, { grant: anonymous, subscriptions: 0 });
+        sessions.set(client, { grant: anonymous, subscriptions: new Set() });
         return done(null, true);
       }
       const user = users.find((u) => u.username === username);
@@ -114,7 +115,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
             if (outcome.reason === 'locked') options.log?.('warn', 'MQTT login refused: too many wrong passwords from this address', { username, source, retryAfterMs: outcome.retryAfterMs });
             return refuse(4, 'bad username or password');
           }
-          sessions.set(client, { grant: grantOf(user!), subscriptions: 0 });
+          sessions.set(client, { grant: grantOf(user!), subscriptions: new Set() });
           return done(null, true);
         },
         () => refuse(3, 'login check failed'),
@@ -129,20 +130,26 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     },
     authorizeSubscribe(client, subscription, callback) {
       const session = sessions.get(client);
-      if (!session || !filterAllowed(session.grant.subscribe, subscription.topic) && !coversOnlyReadable(session.grant, subscription.topic)) {
+      // A refused subscription is negated (SUBACK 128); the client stays connected.
+      if (!session || (!filterAllowed(session.grant.subscribe, subscription.topic) && !coversOnlyReadable(session.grant, subscription.topic))) {
         refused('subscribe');
-        return callback(new Error(`not allowed to subscribe to ${subscription.topic}`));
+        return callback(null, null as never);
       }
-      if (session.subscriptions >= limits.maxSubscriptionsPerClient) {
-        refused('subscribe');
-        return callback(new Error(`at most ${limits.maxSubscriptionsPerClient} subscriptions per client`));
+      if (!session.subscriptions.has(subscription.topic) && session.subscriptions.size >= limits.maxSubscriptionsPerClient) {
+        refused('subscriptions-limit');
+        return callback(null, null as never);
       }
-      session.subscriptions += 1;
+      session.subscriptions.add(subscription.topic);
       return callback(null, subscription);
     },
     authorizeForward(client, packet) {
       return policy.mayForward(sessions.get(client)?.grant, packet.topic) ? packet : undefined;
     },
+  });
+
+  broker.on('unsubscribe', (topics, client) => {
+    const session = client ? sessions.get(client) : undefined;
+    for (const topic of topics) session?.subscriptions.delete(topic);
   });
 
   /** Refuses a packet bigger than the limit as soon as its length is read: 10 MB are never buffered. */

@@ -7,7 +7,7 @@
  * out the attacker's own address, never the referee at another one.
  */
 export interface LoginGuardOptions {
-  /** Failures allowed before the back-off starts. */
+  /** Wrong passwords checked before the back-off starts. */
   freeFailures?: number;
   /** The first refusal period; it doubles with each further failure up to `maxDelayMs`. */
   baseDelayMs?: number;
@@ -109,7 +109,8 @@ export class LoginGuard {
     const s = this.state(key);
     s.failures += 1;
     s.lastAt = now;
-    const over = s.failures - this.freeFailures;
+    // The last free failure already starts the back-off: `freeFailures` checks, then a wait.
+    const over = s.failures - this.freeFailures + 1;
     const delay = over > 0 ? Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** Math.min(over - 1, 30)) : 0;
     s.blockedUntil = now + delay;
     this.keys.set(key, s);

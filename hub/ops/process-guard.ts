@@ -12,6 +12,6 @@ export function keepServing(log: LogFn, target: NodeJS.Process = process): void 
 }
 
 function describe(reason: unknown): Record<string, unknown> {
-  if (reason instanceof Error) return { error: reason.message, name: reason.name, stack: reason.stack?.split('\n').slice(0, 6).join('\n') };
+  if (reason instanceof Error) return { error: reason.message, errorName: reason.name, stack: reason.stack?.split('\n').slice(0, 6).join('\n') };
   return { error: String(reason) };
 }
