@@ -57,7 +57,7 @@ const brokerUserSchema = z.strictObject({
   tables: z.array(id).optional(),
   publish: z.array(z.string()).default([]),
   subscribe: z.array(z.string()).default(['#']),
-});
+}).refine((u) => u.role !== 'tracker' || (u.tables?.length ?? 0) > 0, { message: 'a tracker needs its tables (e.g. ["north-1"])', path: ['tables'] });
 
 export const configSchema = z.strictObject({
   hub: z.strictObject({ id: id.default('hub'), baseTopic: z.string().regex(/^[A-Za-z0-9_/-]{1,60}$/).default('billiards') }).default({ id: 'hub', baseTopic: 'billiards' }),

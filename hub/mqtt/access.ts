@@ -46,7 +46,7 @@ export function roleGrant(role: Role, base: string, options: { tables?: readonly
     case 'referee':
       return { role, publish: [`${base}/request/#`], subscribe: [...read, `${base}/response/#`] };
     case 'tracker':
-      return { role, publish: (options.tables && options.tables.length > 0 ? options.tables : ['+']).map((t) => `${base}/tables/${t}/tracker`), subscribe: read };
+      return { role, publish: (options.tables ?? []).map((t) => `${base}/tables/${t}/tracker`), subscribe: read };
   }
 }
 
