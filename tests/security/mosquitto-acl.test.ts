@@ -124,6 +124,28 @@ describe.skipIf(missing)('the Mosquitto recipe (hub/deploy/mosquitto) with the r
     expect((await state()).shotCount).toBe(2);
   }, 60_000);
 
+  it('MQTT 5: an answer goes to the requester’s own response topic with its correlation data, and never onto a hub-owned topic', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sec-v5-'));
+    const broker = await startRecipeMosquitto(dir, USERS, children);
+    await startHub({ CONFIG: hubConfig(dir), DATA_DIR: dir, MQTT_URL: broker.url, MQTT_USERNAME: 'billiards-hub', MQTT_PASSWORD: PW.hub }, children);
+    const shared = await sniffer('referee', broker.url, { username: 'referee', password: PW.referee });
+    clients.push(shared.client);
+    const app = await mqtt.connectAsync(broker.url, { reconnectPeriod: 0, protocolVersion: 5, username: 'referee', password: PW.referee });
+    clients.push(app);
+    const mine: { topic: string; payload: string; correlation?: string }[] = [];
+    app.on('message', (topic, payload, packet) => mine.push({ topic, payload: payload.toString(), correlation: packet.properties?.correlationData?.toString() }));
+    await app.subscribeAsync('billiards/response/app-7/#', { qos: 1 });
+    app.publish('billiards/request/match/shot', JSON.stringify({ transaction: 'v5-1', table: 'north-1', shot: carom }), { qos: 1, properties: { responseTopic: 'billiards/response/app-7/shot', correlationData: Buffer.from('corr-1') } });
+    await expect.poll(() => mine.length).toBe(1);
+    expect(mine[0]).toMatchObject({ topic: 'billiards/response/app-7/shot', correlation: 'corr-1' });
+    expect(JSON.parse(mine[0]!.payload)).toMatchObject({ transaction: 'v5-1', status: 'ok' });
+    // A response topic on a hub-owned topic is not honoured: the answer goes to the shared response topic.
+    app.publish('billiards/request/match/referee', JSON.stringify({ transaction: 'v5-2', table: 'north-1', referee: { action: 'undo' } }), { qos: 1, properties: { responseTopic: 'billiards/tables/north-1/state' } });
+    await expect.poll(() => shared.seen.some((m) => m.topic === 'billiards/response/match/referee' && m.payload.includes('v5-2'))).toBe(true);
+    expect(shared.seen.filter((m) => m.topic === 'billiards/tables/north-1/state').every((m) => !m.payload.includes('v5-2'))).toBe(true);
+    expect(shared.seen.some((m) => m.payload.includes('v5-1') && m.topic === 'billiards/response/match/shot')).toBe(false);
+  }, 60_000);
+
   it('a 10 MB payload is refused by the recipe before anyone parses it; the hub is untouched', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sec-size-'));
     const broker = await startRecipeMosquitto(dir, USERS, children);
