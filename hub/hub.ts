@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { topics, type TableState } from './contract/mqtt.ts';
 import { CommandHandler } from './commands.ts';
@@ -273,7 +274,8 @@ export class Hub {
   panelMqtt(clientId: string): { client: InProcessClient } | { url: string; clientId: string; username?: string; password?: string } {
     if (this.broker) return { client: this.broker.client() };
     const { mqttUsername: username, mqttPassword: password } = this.options;
-    return { url: this.mqttUrl, clientId, ...(username ? { username } : {}), ...(password ? { password } : {}) };
+    // A random suffix: a client that took the panel's id would throw it off the broker.
+    return { url: this.mqttUrl, clientId: `${clientId}-${randomBytes(6).toString('hex')}`, ...(username ? { username } : {}), ...(password ? { password } : {}) };
   }
 
   health(): { ok: boolean; store: boolean; league: boolean; broker: boolean; tables: number } {

@@ -85,3 +85,22 @@ describe('TopicPolicy and roles', () => {
     expect(policy.mayForward(display, 'billiards/tables/t1/tracker')).toBe(false);
   });
 });
+
+describe('embedded broker limits', () => {
+  it('connections over the limit are refused at CONNECT (server unavailable) and counted', async () => {
+    const { startEmbeddedBroker } = await import('../../hub/mqtt/broker.ts');
+    const mqtt = (await import('mqtt')).default;
+    const refused: string[] = [];
+    const broker = await startEmbeddedBroker({ host: '127.0.0.1', port: 0, wsPort: null, baseTopic: 'billiards', users: [], allowAnonymousRead: true, limits: { maxConnections: 2 }, onRefused: (r) => refused.push(r) });
+    const url = `mqtt://127.0.0.1:${broker.port}`;
+    try {
+      const a = await mqtt.connectAsync(url, { reconnectPeriod: 0 });
+      const b = await mqtt.connectAsync(url, { reconnectPeriod: 0 });
+      await expect(mqtt.connectAsync(url, { reconnectPeriod: 0 })).rejects.toThrow(/Server unavailable/i);
+      expect(refused).toEqual(['connections']);
+      await Promise.all([a.endAsync(), b.endAsync()]);
+    } finally {
+      await broker.close();
+    }
+  });
+});
