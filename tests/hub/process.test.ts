@@ -8,16 +8,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { request } from './support.ts';
+import { buildHub } from '../security/support.ts';
 
 /**
  * The hub as an operator runs it: `npm start`, which builds (`npm run build`) and runs the
  * compiled hub in dist/ in a process of its own.
  */
 const HUB = ['dist/hub/cli/main.js', 'start'];
-beforeAll(() => {
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
-  if (build.status !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
-}, 130_000);
+beforeAll(() => buildHub(), 200_000);
 
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {

@@ -25,7 +25,7 @@ afterEach(async () => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
 });
 
-beforeAll(() => buildHub(), 130_000);
+beforeAll(() => buildHub(), 200_000);
 
 async function start(): Promise<HubProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'sec-embedded-'));

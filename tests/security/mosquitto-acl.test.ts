@@ -28,7 +28,7 @@ afterEach(async () => {
 
 beforeAll(() => {
   if (!missing) buildHub();
-}, 130_000);
+}, 200_000);
 
 function hubConfig(dir: string): string {
   const file = join(dir, 'hub.json');
