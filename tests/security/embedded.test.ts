@@ -229,6 +229,8 @@ describe('security of the hub with its embedded broker (issue 13)', () => {
     await expect.poll(() => answers.length).toBe(2);
     expect(answers[0]).toBe(answers[1]);
     await expect.poll(async () => (await state()).shotCount).toBe(2); // the panel's view follows the retained state
+    await sleep(300);
+    expect((await state()).shotCount).toBe(2); // and stays there: the duplicate did not follow
   }, 60_000);
 
   it('finding 5: five 10 MB payloads are refused without growing the hub by more than a few MB; subscriptions are bounded', async () => {

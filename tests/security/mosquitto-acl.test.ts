@@ -128,6 +128,8 @@ describe.skipIf(missing)('the Mosquitto recipe (hub/deploy/mosquitto) with the r
     await expect.poll(() => answers.length).toBe(2);
     expect(answers[0]).toBe(answers[1]);
     await expect.poll(async () => (await state()).shotCount).toBe(2); // the panel's view follows the retained state
+    await sleep(300);
+    expect((await state()).shotCount).toBe(2); // and stays there: the duplicate did not follow
   }, 60_000);
 
   it('MQTT 5: an answer goes to the requester’s own response topic with its correlation data, and never onto a hub-owned topic', async () => {
