@@ -101,8 +101,12 @@ export class LoginGuard {
     );
   }
 
+  /** A key's failures, forgotten after `forgetMs` without a failure (and the back-off over). */
   private state(key: string): KeyState {
-    return this.keys.get(key) ?? { failures: 0, blockedUntil: 0, lastAt: 0 };
+    const s = this.keys.get(key);
+    const now = this.now();
+    if (!s || (now - s.lastAt > this.forgetMs && s.blockedUntil <= now)) return { failures: 0, blockedUntil: 0, lastAt: 0 };
+    return s;
   }
 
   private fail(key: string, now: number): number {

@@ -40,6 +40,14 @@ describe('LoginGuard: lockout per source and per identity from a source, seriali
     expect(await guard.attempt('referee', 'a', right)).toEqual({ ok: true });
   });
 
+  it('failures are forgotten an hour after the last one', async () => {
+    let t = 0;
+    const guard = new LoginGuard({ now: () => t, freeFailures: 2, baseDelayMs: 1000 });
+    await guard.attempt('referee', 'a', wrong);
+    t += 60 * 60_000 + 1;
+    expect(await guard.attempt('referee', 'a', wrong)).toEqual({ ok: false, reason: 'wrong', retryAfterMs: 0 });
+  });
+
   it("an attacker failing as the referee locks out the attacker's address, never the referee at another", async () => {
     const guard = new LoginGuard({ now: () => 0 });
     for (let i = 0; i < 20; i++) await guard.attempt('referee', 'attacker', wrong);
