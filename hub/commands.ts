@@ -1,5 +1,5 @@
+import { createHash } from 'node:crypto';
 import { commandSchemas, COMMANDS, type CommandName, type CommandResponse } from './contract/mqtt.ts';
-import { PasswordVerifier } from './ops/password.ts';
 import { describeIssues } from './rules/options.ts';
 import type { TableService } from './tables/table-service.ts';
 import type { Result } from './rules/variant.ts';
@@ -15,25 +15,25 @@ export interface CommandContext {
   tables(): TableService[];
   /** Whether another hub on the broker owns this table (then this hub stays silent). */
   ownedElsewhere(id: string): boolean;
-  venuePasswordHash: string | null;
   setThresholds(table: string, channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>>;
   now(): number;
 }
 
-const AUTH_FAILURES_PER_MINUTE = 5;
+/** Commands that change something: a duplicate of one (same transaction) is answered, not applied again. */
+const READ_ONLY: ReadonlySet<CommandName> = new Set(['match/export', 'hub/tables', 'league/export']);
+const REMEMBERED_TRANSACTIONS = 256;
 
 /**
  * `billiards/request/<command>` → a response on `billiards/response/<command>` (CONTRACT §3).
- * Bad JSON or bad fields get an error that names them and change nothing; commands that
- * change a match need the venue password; repeated wrong passwords are refused for a minute.
+ * Bad JSON or bad fields get an error that names them and change nothing. Who may send a
+ * command is the broker's decision (identity at CONNECT, permissions per topic:
+ * docs/security.md); a request carries no password. A transaction seen again (a QoS 1
+ * redelivery, a replay) gets the first answer again and changes nothing.
  */
 export class CommandHandler {
-  private failures: number[] = [];
-  private readonly passwords: PasswordVerifier;
+  private readonly answered = new Map<string, Promise<CommandResponse | null>>();
 
-  constructor(private readonly ctx: CommandContext) {
-    this.passwords = new PasswordVerifier(10 * 60_000, () => ctx.now());
-  }
+  constructor(private readonly ctx: CommandContext) {}
 
   async handle(command: string, payload: Buffer): Promise<CommandResponse | null> {
     let raw: unknown;
@@ -43,9 +43,24 @@ export class CommandHandler {
       return { transaction: null, status: 'error', error: 'payload: not valid JSON' };
     }
     const transaction = typeof (raw as { transaction?: unknown })?.transaction === 'string' ? (raw as { transaction: string }).transaction : null;
+    if (transaction === null || !(COMMANDS as string[]).includes(command) || READ_ONLY.has(command as CommandName)) return this.apply(command, raw, transaction);
+    // The same bytes again: two clients that happen to pick the same transaction id are not confused.
+    const key = `${command}\n${transaction}\n${createHash('sha256').update(payload).digest('base64')}`;
+    const earlier = this.answered.get(key);
+    if (earlier) return earlier;
+    const answer = this.apply(command, raw, transaction);
+    this.answered.set(key, answer);
+    if (this.answered.size > REMEMBERED_TRANSACTIONS) this.answered.delete(this.answered.keys().next().value!);
+    return answer;
+  }
+
+  private async apply(command: string, raw: unknown, transaction: string | null): Promise<CommandResponse | null> {
     const fail = (error: string): CommandResponse => ({ transaction, status: 'error', error });
     if (!(COMMANDS as string[]).includes(command)) return fail(`unknown command '${command}' (known: ${COMMANDS.join(', ')})`);
     const name = command as CommandName;
+    if (typeof raw === 'object' && raw !== null && 'password' in raw) {
+      return fail('password: requests no longer carry a password; log in to the broker as a referee user (docs/security.md)');
+    }
     const parsed = commandSchemas[name].safeParse(raw);
     if (!parsed.success) return fail(describeIssues('', parsed.error));
     const request = parsed.data as Record<string, unknown>;
@@ -60,8 +75,6 @@ export class CommandHandler {
       return exported.ok ? { transaction, status: 'ok', data: { format: request.format, content: exported.value } } : fail(exported.error);
     }
 
-    const denied = await this.authorise(request.password as string);
-    if (denied) return fail(denied);
     let result: Result<unknown>;
     switch (name) {
       case 'match/start': {
@@ -95,22 +108,7 @@ export class CommandHandler {
       const tableId = request.table as string;
       if (!this.ctx.table(tableId)) return this.ctx.ownedElsewhere(tableId) ? null : fail(`table: no table '${tableId}' on this hub`);
     }
-    if (name !== 'league/export') {
-      const denied = await this.authorise(request.password as string);
-      if (denied) return fail(denied);
-    }
     const result = league.handle(name, request);
     return result.ok ? { transaction, status: 'ok', data: result.value } : fail(result.error);
-  }
-
-  private async authorise(password: string): Promise<string | null> {
-    const hash = this.ctx.venuePasswordHash;
-    if (!hash) return 'this hub has no venue credentials configured (venue.passwordHash): commands that change a match are refused';
-    const now = this.ctx.now();
-    this.failures = this.failures.filter((t) => now - t < 60_000);
-    if (this.failures.length >= AUTH_FAILURES_PER_MINUTE) return 'too many wrong passwords: try again in a minute';
-    if (await this.passwords.verify(password, hash)) return null;
-    this.failures.push(now);
-    return 'password: wrong venue password';
   }
 }

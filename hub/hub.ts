@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { topics, type TableState } from './contract/mqtt.ts';
 import { CommandHandler } from './commands.ts';
 import type { HubConfig, TableConfig } from './config/schema.ts';
-import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
+import { startEmbeddedBroker, type EmbeddedBroker, type RefusalReason } from './mqtt/broker.ts';
+import { probeAnonymousPublish } from './mqtt/open-broker-probe.ts';
 import type { InProcessClient } from './mqtt/in-process-client.ts';
-import { MqttLink } from './mqtt/link.ts';
+import { MqttLink, type ReplyTo } from './mqtt/link.ts';
 import { discoveryMessages } from './mqtt/home-assistant.ts';
 import { Histogram, metric, processMetrics } from './ops/metrics.ts';
 import { silentLog, type LogFn } from './ops/log.ts';
@@ -24,6 +26,8 @@ export interface HubOptions {
   mqttUrl?: string;
   mqttUsername?: string;
   mqttPassword?: string;
+  /** Start on an external broker that lets anonymous clients publish on the hub's topics (else refused). */
+  allowOpenBroker?: boolean;
   mqttHost?: string;
   mqttPort?: number;
   mqttWsPort?: number | null;
@@ -57,6 +61,8 @@ export class Hub {
   /** The house league (issue 8), kept in the same SQLite file on a connection of its own. */
   league: LeagueService | null = null;
   private readonly remoteTables = new Map<string, Set<string>>();
+  /** What the embedded broker refused, by reason (for /metrics). */
+  private readonly brokerRefusals = new Map<RefusalReason, number>();
   readonly publishLatency = new Histogram([0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   readonly eventLatency = new Histogram([0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   private readonly clock: HubClock;
@@ -93,6 +99,7 @@ export class Hub {
 
     if (this.options.mqttUrl) {
       this.mqttUrl = this.options.mqttUrl;
+      await this.refuseOpenBroker();
     } else {
       this.broker = await startEmbeddedBroker({
         host: this.options.mqttHost ?? '127.0.0.1',
@@ -100,8 +107,11 @@ export class Hub {
         wsPort: this.options.mqttWsPort === undefined ? null : this.options.mqttWsPort,
         baseTopic: config.hub.baseTopic,
         users: config.broker.users,
+        venue: config.venue ? { username: config.venue.username, passwordHash: config.venue.passwordHash } : null,
         allowAnonymousRead: config.broker.allowAnonymousRead,
         anonymousRead: config.homeAssistant.discovery ? [`${config.homeAssistant.prefix}/#`] : [],
+        onRefused: (reason) => this.brokerRefusals.set(reason, (this.brokerRefusals.get(reason) ?? 0) + 1),
+        log: this.log,
       });
       this.mqttUrl = `mqtt://127.0.0.1:${this.broker.port}`;
       this.mqttWsUrl = this.broker.wsPort === null ? null : `ws://127.0.0.1:${this.broker.wsPort}`;
@@ -124,7 +134,7 @@ export class Hub {
           { topic: topics(config.hub.baseTopic).leagueState, payload: league.state() },
         ],
       }),
-      onRequest: (command, payload) => void this.request(command, payload),
+      onRequest: (command, payload, replyTo) => void this.request(command, payload, replyTo),
       onTracker: (table, payload) => this.tracker(table, payload),
       onHubState: (hub, tables) => this.noteRemoteHub(hub, tables),
       observeLatency: (ms) => this.publishLatency.observe(ms),
@@ -151,7 +161,6 @@ export class Hub {
       table: (id) => this.tables.get(id),
       tables: () => [...this.tables.values()],
       ownedElsewhere: (id) => [...this.remoteTables.values()].some((set) => set.has(id)),
-      venuePasswordHash: config.venue?.passwordHash ?? null,
       setThresholds: (id, channels) => this.sources.get(id)?.setThresholds(channels) ?? Promise.resolve(err(`no table '${id}'`)),
       now: () => this.clock.now(),
     });
@@ -191,15 +200,38 @@ export class Hub {
     this.shotEndTimers.set(table.id, timer);
   }
 
-  private async request(command: string, payload: Buffer): Promise<void> {
+  private async request(command: string, payload: Buffer, replyTo?: ReplyTo): Promise<void> {
     if (!this.commands || !this.link) return;
+    // Never throws: this runs with nothing awaiting it. The link may be gone (stop) by the time the answer is ready.
     try {
       const response = await this.commands.handle(command, payload);
-      if (response) this.link.respond(command, response);
+      if (response) this.link?.respond(command, response, replyTo);
     } catch (e) {
       this.log('error', 'command failed', { command, error: (e as Error).message });
-      this.link.respond(command, { transaction: null, status: 'error', error: 'internal error' });
+      try {
+        this.link?.respond(command, { transaction: null, status: 'error', error: 'internal error' }, replyTo);
+      } catch {
+        // nothing more to do: logged above
+      }
     }
+  }
+
+  /**
+   * An external broker must keep anonymous clients off the hub's topics (the Mosquitto recipe
+   * in hub/deploy/mosquitto does): else anyone could spoof a table's state or send commands.
+   */
+  private async refuseOpenBroker(): Promise<void> {
+    const allowed = this.options.allowOpenBroker ?? this.options.config.broker.allowOpenExternalBroker;
+    const probe = await probeAnonymousPublish({ url: this.mqttUrl, baseTopic: this.options.config.hub.baseTopic, hubId: this.hubId, username: this.options.mqttUsername, password: this.options.mqttPassword });
+    if (probe.kind === 'unknown') this.log('warn', 'the external broker could not be checked for anonymous access', { detail: probe.detail });
+    if (probe.kind !== 'open') return;
+    if (allowed) {
+      this.log('warn', 'the external broker lets anonymous clients publish on the hub topics (allowed by broker.allowOpenExternalBroker)', { topic: probe.topic });
+      return;
+    }
+    throw new Error(
+      `the MQTT broker at ${redactUrl(this.mqttUrl)} lets anonymous clients publish on the hub's topics (${probe.topic}); give it an ACL (hub/deploy/mosquitto, docs/security.md) or set broker.allowOpenExternalBroker (MQTT_ALLOW_OPEN_BROKER=1) to accept that`,
+    );
   }
 
   private leagueHook(state: TableState): void {
@@ -242,7 +274,8 @@ export class Hub {
   panelMqtt(clientId: string): { client: InProcessClient } | { url: string; clientId: string; username?: string; password?: string } {
     if (this.broker) return { client: this.broker.client() };
     const { mqttUsername: username, mqttPassword: password } = this.options;
-    return { url: this.mqttUrl, clientId, ...(username ? { username } : {}), ...(password ? { password } : {}) };
+    // A random suffix: a client that took the panel's id would throw it off the broker.
+    return { url: this.mqttUrl, clientId: `${clientId}-${randomBytes(6).toString('hex')}`, ...(username ? { username } : {}), ...(password ? { password } : {}) };
   }
 
   health(): { ok: boolean; store: boolean; league: boolean; broker: boolean; tables: number } {
@@ -262,6 +295,10 @@ export class Hub {
       metric('billiards_status_frames_skipped_total', 'counter', 'Status frames not stored or published: no news (store.statusFrames: changes)', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.statusFramesSkipped }))),
       metric('billiards_table_link_up', 'gauge', 'Sensor link of each table (1 up)', tables.map((t) => ({ labels: { table: t.id }, value: t.isOnline ? 1 : 0 }))),
       metric('billiards_mqtt_connected', 'gauge', 'Hub connected to the broker', [{ value: this.link?.connected ? 1 : 0 }]),
+      metric('billiards_mqtt_refused_total', 'counter', 'Logins, messages, subscriptions and connections refused (by the embedded broker, or by the hub before parsing)', [
+        ...[...this.brokerRefusals].map(([reason, value]) => ({ labels: { reason }, value })),
+        ...Object.entries(this.link?.refused ?? {}).map(([reason, value]) => ({ labels: { reason }, value })),
+      ]),
       metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: this.link?.dropped ?? 0 }]),
       this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
       this.eventLatency.render('billiards_event_latency_ms', 'From a sensor event on the board (its time mapped to the hub clock) to its publish on the events topic, stored first: the serial line time and the hub'),
@@ -294,3 +331,8 @@ export class Hub {
 }
 
 export type { Result };
+
+/** A broker URL without its password, for messages. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

@@ -17,8 +17,6 @@ export interface Session {
   id: string;
   csrf: string;
   username: string;
-  /** The password typed at login, sent with MQTT commands; never leaves the server. */
-  password: string;
   expiresAt: number;
 }
 
@@ -30,13 +28,12 @@ export class SessionStore {
     private readonly now: () => number,
   ) {}
 
-  create(username: string, password: string): Session {
+  create(username: string): Session {
     this.sweep();
     const session: Session = {
       id: randomBytes(32).toString('base64url'),
       csrf: randomBytes(32).toString('base64url'),
       username,
-      password,
       expiresAt: this.now() + this.ttlMs,
     };
     this.sessions.set(session.id, session);

@@ -4,7 +4,8 @@
  *
  *   BILLIARDS_MQTT_URL (mqtt://127.0.0.1:1883), BILLIARDS_MQTT_USERNAME, BILLIARDS_MQTT_PASSWORD,
  *   BILLIARDS_BASE_TOPIC (billiards), BILLIARDS_WEB_HOST (127.0.0.1), BILLIARDS_WEB_PORT (8080),
- *   BILLIARDS_VENUE_USERNAME, BILLIARDS_VENUE_PASSWORD_HASH (required), BILLIARDS_COMMAND_PASSWORD.
+ *   BILLIARDS_VENUE_USERNAME, BILLIARDS_VENUE_PASSWORD_HASH (required).
+ *   The MQTT login must be a referee (docs/security.md): commands carry no password.
  */
 import { createWebPanel, hashPassword } from './index.ts';
 
@@ -26,7 +27,6 @@ async function main(): Promise<void> {
     host: env.BILLIARDS_WEB_HOST ?? '127.0.0.1',
     port: env.BILLIARDS_WEB_PORT ? Number(env.BILLIARDS_WEB_PORT) : 8080,
     venue: { username: env.BILLIARDS_VENUE_USERNAME ?? 'venue', passwordHash: env.BILLIARDS_VENUE_PASSWORD_HASH ?? '' },
-    commandPassword: env.BILLIARDS_COMMAND_PASSWORD,
   });
   const { url } = await panel.start();
   console.log(`web panel: listening on ${url}`);

@@ -16,6 +16,8 @@ export class HubRequestError extends Error {
   }
 }
 
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
 interface Pending {
   command: string;
   resolve: (data: unknown) => void;
@@ -102,6 +104,9 @@ export class MqttLink {
       }, timeoutMs);
       this.pending.set(transaction, { command, resolve, reject, timer });
     });
+    // The answer can come (and be a refusal) before publishAsync has resolved, while nothing
+    // awaits it yet: observed here, so that rejection is never "unhandled" (it killed the hub).
+    answer.catch(() => undefined);
     try {
       await client.publishAsync(this.t.request(command), JSON.stringify(body), { qos: 1 });
     } catch (e) {
@@ -146,6 +151,8 @@ export class MqttLink {
   }
 
   private response(payload: Buffer): void {
+    // An answer is at most a match log; a bigger "response" is not the hub's and is not parsed.
+    if (payload.length > MAX_RESPONSE_BYTES) return;
     let raw: CommandResponse;
     try {
       raw = JSON.parse(payload.toString()) as CommandResponse;

@@ -39,8 +39,6 @@ export const optionsSchema = z.strictObject({
     username: z.string().min(1).max(100),
     passwordHash: z.string().regex(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/, 'a hash made by hashPassword(): scrypt$N$r$p$salt$hash'),
   }),
-  /** Venue password sent with MQTT commands; when absent, the password typed at login (kept in the server-side session) is sent. */
-  commandPassword: z.string().min(1).max(200).optional(),
   health: z.custom<() => { ok: boolean; [k: string]: unknown }>((v) => typeof v === 'function', 'a function returning { ok: boolean, … }').optional(),
   requestTimeoutMs: z.number().int().min(1).max(600_000).default(5000),
   clock: z.custom<() => number>((v) => typeof v === 'function', 'a function returning milliseconds since the epoch').default(() => Date.now),

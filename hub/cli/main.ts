@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { replayCommand, type CommandIO } from './replay-command.ts';
 import { startCommand } from './start-command.ts';
 import { hashPasswordSync } from '../ops/password.ts';
+import { createLogger } from '../ops/log.ts';
+import { keepServing } from '../ops/process-guard.ts';
 
 /** The project's CLI: `billiards <command> …`. Each command is a function of its arguments and IO. */
 const COMMANDS: Record<string, { summary: string; run: (args: string[], io: CommandIO) => number | Promise<number> }> = {
@@ -32,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
     io.stderr(`usage: billiards <command>\n${Object.values(COMMANDS).map((c) => `  ${c.summary}`).join('\n')}\n`);
     return 2;
   }
+  // A running hub logs a stray rejection or exception and keeps serving (a CLI command that fails just fails).
+  if (name === 'start') keepServing(createLogger('billiards-hub'));
   return command.run(args, io);
 }
 

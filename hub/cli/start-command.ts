@@ -119,6 +119,9 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     config,
     dataDir: resolve(process.env.DATA_DIR ?? 'data'),
     ...(process.env.MQTT_URL ? { mqttUrl: process.env.MQTT_URL } : {}),
+    // The hub's own login on an external broker (docs/security.md).
+    ...(process.env.MQTT_USERNAME ? { mqttUsername: process.env.MQTT_USERNAME, mqttPassword: process.env.MQTT_PASSWORD ?? '' } : {}),
+    ...(process.env.MQTT_ALLOW_OPEN_BROKER === '1' ? { allowOpenBroker: true } : {}),
     mqttPort: mqttPort as number,
     mqttWsPort: mqttWsPort as number,
     sourceFor,

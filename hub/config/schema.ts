@@ -45,6 +45,20 @@ export const tableSchema = z.strictObject({
   scoring: z.enum(['sensors', 'tracker']).default('sensors'),
 });
 
+/**
+ * A client of the embedded broker (docs/security.md). A role gives its topics: `display`
+ * reads, `referee` also sends requests, `tracker` publishes on its `tables`' tracker
+ * topics. Without a role, `publish` and `subscribe` list them (hub-owned topics stay the hub's).
+ */
+const brokerUserSchema = z.strictObject({
+  username: z.string().min(1),
+  passwordHash: z.string().min(1),
+  role: z.enum(['display', 'referee', 'tracker']).optional(),
+  tables: z.array(id).optional(),
+  publish: z.array(z.string()).default([]),
+  subscribe: z.array(z.string()).default(['#']),
+}).refine((u) => u.role !== 'tracker' || (u.tables?.length ?? 0) > 0, { message: 'a tracker needs its tables (e.g. ["north-1"])', path: ['tables'] });
+
 export const configSchema = z.strictObject({
   hub: z.strictObject({ id: id.default('hub'), baseTopic: z.string().regex(/^[A-Za-z0-9_/-]{1,60}$/).default('billiards') }).default({ id: 'hub', baseTopic: 'billiards' }),
   /** The venue's credentials: commands that change a match need them (CONTRACT §3). */
@@ -52,10 +66,12 @@ export const configSchema = z.strictObject({
   broker: z
     .strictObject({
       /** Clients of the embedded broker and what they may do; none: anonymous read-only access is refused too. */
-      users: z.array(z.strictObject({ username: z.string().min(1), passwordHash: z.string().min(1), publish: z.array(z.string()).default([]), subscribe: z.array(z.string()).default(['#']) })).default([]),
+      users: z.array(brokerUserSchema).default([]),
       allowAnonymousRead: z.boolean().default(true),
+      /** An external broker (MQTT_URL) that lets anonymous clients publish on the hub's topics is refused at start unless this is set. */
+      allowOpenExternalBroker: z.boolean().default(false),
     })
-    .default({ users: [], allowAnonymousRead: true }),
+    .default({ users: [], allowAnonymousRead: true, allowOpenExternalBroker: false }),
   /** The event log: which status frames it keeps (hub/pipeline/status-frames.ts). */
   store: z
     .strictObject({

@@ -91,9 +91,12 @@ export type TableEvent =
   | { type: 'shot'; table: string; at: string; result: MatchView['shots'][number] | null; events: unknown[]; prompt: boolean }
   | { type: 'match'; table: string; at: string; action: 'started' | 'referee'; detail: unknown };
 
-/** Requests (CONTRACT §3): `{"transaction": "…", …}`; those that change a match carry the venue password. */
+/**
+ * Requests (CONTRACT §3): `{"transaction": "…", …}`. No password travels in a request: who
+ * may send one is decided by the broker at CONNECT and per topic (docs/security.md).
+ */
 const base = { transaction: z.string().min(1).max(100) };
-const auth = { ...base, password: z.string().min(1).max(200) };
+const auth = base;
 const table = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a table id: letters, digits, - and _ (at most 40)');
 
 export const commandSchemas = {

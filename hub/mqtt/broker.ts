@@ -1,18 +1,32 @@
-import { createServer, type Server } from 'node:net';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { PasswordVerifier } from '../ops/password.ts';
-import { filterAllowed, topicMatches } from './topic-match.ts';
+import { LoginGuard } from '../ops/login-guard.ts';
+import { filterAllowed } from './topic-match.ts';
+import { MAX_PACKET_BYTES, publicTopics, roleGrant, TopicPolicy, type Grant, type Role } from './access.ts';
 import './packet-cache.ts';
 import { InProcessClient } from './in-process-client.ts';
 
 export interface BrokerUser {
   username: string;
   passwordHash: string;
+  /** A role gives the user its topics (hub/mqtt/access.ts); without one, `publish` and `subscribe` do. */
+  role?: Role | undefined;
+  /** A tracker's tables. */
+  tables?: readonly string[] | undefined;
   publish: readonly string[];
   subscribe: readonly string[];
 }
+
+export interface BrokerLimits {
+  maxConnections: number;
+  maxSubscriptionsPerClient: number;
+  maxPacketBytes: number;
+}
+
+export const DEFAULT_BROKER_LIMITS: BrokerLimits = { maxConnections: 500, maxSubscriptionsPerClient: 64, maxPacketBytes: MAX_PACKET_BYTES };
 
 export interface EmbeddedBrokerOptions {
   host: string;
@@ -21,10 +35,19 @@ export interface EmbeddedBrokerOptions {
   wsPort: number | null;
   baseTopic: string;
   users: readonly BrokerUser[];
+  /** The venue's referee login: a broker user with the referee role (third-party referee apps). */
+  venue?: { username: string; passwordHash: string } | null | undefined;
   allowAnonymousRead: boolean;
   /** More topics anonymous clients may read (the Home Assistant discovery prefix). */
   anonymousRead?: readonly string[];
+  limits?: Partial<BrokerLimits>;
+  /** Each refused login, publish, subscription or connection, by reason (for /metrics). */
+  onRefused?: (reason: RefusalReason) => void;
+  log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  guard?: LoginGuard;
 }
+
+export type RefusalReason = 'login' | 'login-locked' | 'publish' | 'payload-size' | 'packet-size' | 'subscribe' | 'subscriptions-limit' | 'connections';
 
 export interface EmbeddedBroker {
   port: number;
@@ -34,64 +57,131 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-interface Grant {
-  publish: readonly string[];
-  subscribe: readonly string[];
+interface Session {
+  grant: Grant;
+  /** Its subscribed filters, bounded by maxSubscriptionsPerClient. */
+  subscriptions: Set<string>;
+}
+
+/** aedes's client, as far as these hooks read it. */
+interface AedesClientLike {
+  id: string;
+  conn?: Partial<Socket>;
+  req?: IncomingMessage;
+  _parser?: { packet?: { length?: number }; _parseLength: () => boolean; emit(event: 'error', e: Error): boolean };
 }
 
 /**
  * The default broker: aedes in the hub's process, on TCP and WebSocket. Clients log in with
- * the configured users; anonymous clients (when allowed) may read everything under the base
- * topic and send requests, whose commands carry the venue password themselves.
+ * the configured users (or the venue's referee login); anonymous clients, when allowed, are
+ * displays. Which topics each may use is decided here (hub/mqtt/access.ts), per message.
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { Aedes } = await import('aedes');
-  const grants = new WeakMap<object, Grant>();
+  const sessions = new WeakMap<object, Session>();
   const base = options.baseTopic;
+  const limits = { ...DEFAULT_BROKER_LIMITS, ...options.limits };
+  const refused = (reason: RefusalReason) => options.onRefused?.(reason);
+  const policy = new TopicPolicy(base, (options.anonymousRead ?? []).map((p) => p.replace(/\/#$/, '')));
   // Clients reconnect often (scoreboards on Wi-Fi): one scrypt check per password in ten minutes.
   const passwords = new PasswordVerifier();
-  const anonymous: Grant = { publish: [`${base}/request/#`], subscribe: [`${base}/#`, ...(options.anonymousRead ?? [])] };
+  const guard = options.guard ?? new LoginGuard();
+  const anonymous: Grant = { role: 'display', publish: [], subscribe: publicTopics(base, options.anonymousRead) };
+  const venueUser: BrokerUser | null = options.venue ? { username: options.venue.username, passwordHash: options.venue.passwordHash, role: 'referee', publish: [], subscribe: [] } : null;
+  const users = [...options.users, ...(venueUser && !options.users.some((u) => u.username === venueUser.username) ? [venueUser] : [])];
+  const grantOf = (user: BrokerUser): Grant => (user.role ? roleGrant(user.role, base, { tables: user.tables ?? [], extraRead: options.anonymousRead ?? [] }) : { role: 'custom', publish: user.publish, subscribe: user.subscribe });
 
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
-      const secret = password?.toString('utf8') ?? '';
+      const refuse = (code: 3 | 4 | 5, message: string) => done(Object.assign(new Error(message), { returnCode: code }) as never, false);
+      if (broker.connectedClients >= limits.maxConnections) {
+        refused('connections');
+        return refuse(3, 'too many connections');
+      }
       if (username === undefined || username === '') {
-        if (!options.allowAnonymousRead) return done(Object.assign(new Error('not authorised'), { returnCode: 5 }) as never, false);
-        grants.set(client, anonymous);
+        if (!options.allowAnonymousRead) return refuse(5, 'not authorised');
+        sessions.set(client, { grant: anonymous, subscriptions: new Set() });
         return done(null, true);
       }
-      const user = options.users.find((u) => u.username === username);
-      const refuse = () => done(Object.assign(new Error('bad username or password'), { returnCode: 4 }) as never, false);
-      if (!user) return refuse();
-      void passwords.verify(secret, user.passwordHash).then((good) => {
-        if (!good) return refuse();
-        grants.set(client, { publish: user.publish, subscribe: user.subscribe });
-        return done(null, true);
-      });
+      const user = users.find((u) => u.username === username);
+      const secret = password?.toString('utf8') ?? '';
+      const source = sourceOf(client as unknown as AedesClientLike);
+      // Unknown users pay a check too (against the venue hash when there is one), so a name cannot be told from a password by timing.
+      const check = () => (user ? passwords.verify(secret, user.passwordHash) : passwords.verify(secret, venueUser?.passwordHash ?? '').then(() => false));
+      guard.attempt(username, source, check).then(
+        (outcome) => {
+          if (!outcome.ok) {
+            refused(outcome.reason === 'locked' ? 'login-locked' : 'login');
+            if (outcome.reason === 'locked') options.log?.('warn', 'MQTT login refused: too many wrong passwords from this address', { username, source, retryAfterMs: outcome.retryAfterMs });
+            return refuse(4, 'bad username or password');
+          }
+          sessions.set(client, { grant: grantOf(user!), subscriptions: new Set() });
+          return done(null, true);
+        },
+        () => refuse(3, 'login check failed'),
+      );
     },
     authorizePublish(client, packet, callback) {
-      if (!client) return callback(null); // the broker's own messages (wills are checked when set)
-      const grant = grants.get(client);
-      if (grant && grant.publish.some((p) => topicMatches(p, packet.topic))) return callback(null);
-      return callback(new Error(`not allowed to publish on ${packet.topic}`));
+      if (!client) return callback(null); // the broker's own messages
+      const why = policy.refusePublish(sessions.get(client)?.grant, packet.topic, packet.payload?.length ?? 0, packet.retain === true);
+      if (why === null) return callback(null);
+      refused(why.includes('over the limit') ? 'payload-size' : 'publish');
+      return callback(new Error(why));
     },
     authorizeSubscribe(client, subscription, callback) {
-      const grant = grants.get(client);
-      if (grant && filterAllowed(grant.subscribe, subscription.topic)) return callback(null, subscription);
-      return callback(new Error(`not allowed to subscribe to ${subscription.topic}`));
+      const session = sessions.get(client);
+      // A refused subscription is negated (SUBACK 128); the client stays connected.
+      if (!session || (!filterAllowed(session.grant.subscribe, subscription.topic) && !coversOnlyReadable(session.grant, subscription.topic))) {
+        refused('subscribe');
+        return callback(null, null as never);
+      }
+      if (!session.subscriptions.has(subscription.topic) && session.subscriptions.size >= limits.maxSubscriptionsPerClient) {
+        refused('subscriptions-limit');
+        return callback(null, null as never);
+      }
+      session.subscriptions.add(subscription.topic);
+      return callback(null, subscription);
+    },
+    authorizeForward(client, packet) {
+      return policy.mayForward(sessions.get(client)?.grant, packet.topic) ? packet : undefined;
     },
   });
 
+  broker.on('unsubscribe', (topics, client) => {
+    const session = client ? sessions.get(client) : undefined;
+    for (const topic of topics) session?.subscriptions.delete(topic);
+  });
+
+  /** Refuses a packet bigger than the limit as soon as its length is read: 10 MB are never buffered. */
+  const handle = (stream: unknown, request?: IncomingMessage) => {
+    const client = broker.handle(stream as never, request as never) as unknown as AedesClientLike;
+    const parser = client._parser;
+    if (!parser) return;
+    const parseLength = parser._parseLength;
+    parser._parseLength = function (this: typeof parser) {
+      const ok = parseLength.call(this);
+      if (ok && (this.packet?.length ?? 0) > limits.maxPacketBytes) {
+        refused('packet-size');
+        this.emit('error', new Error(`packet of ${this.packet?.length} bytes is over the limit of ${limits.maxPacketBytes}`));
+        (stream as { destroy?: () => void }).destroy?.();
+        return false;
+      }
+      return ok;
+    };
+  };
+
   // No Nagle: MQTT messages are small and latency-bound; batching them behind delayed ACKs
   // costs up to 40 ms a message on loopback.
-  const tcp: Server = createServer({ noDelay: true }, broker.handle as never);
+  const tcp: Server = createServer({ noDelay: true }, (socket) => handle(socket));
+  tcp.maxConnections = limits.maxConnections + 16;
   await listen(tcp, options.port, options.host);
   let http: HttpServer | null = null;
   let wss: WebSocketServer | null = null;
   if (options.wsPort !== null) {
     http = createHttpServer();
-    wss = new WebSocketServer({ server: http });
-    wss.on('connection', (socket, request) => broker.handle(createWebSocketStream(socket) as never, request));
+    wss = new WebSocketServer({ server: http, maxPayload: limits.maxPacketBytes + 16 });
+    wss.on('connection', (socket, request) => handle(createWebSocketStream(socket), request));
+    http.maxConnections = limits.maxConnections + 16;
     await listen(http, options.wsPort, options.host);
   }
 
@@ -105,6 +195,21 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       await Promise.all([closeServer(tcp), http ? closeServer(http) : Promise.resolve()]);
     },
   };
+}
+
+/** The address a client connects from: the TCP socket's, or the WebSocket request's. */
+function sourceOf(client: AedesClientLike): string {
+  return client.conn?.remoteAddress ?? client.req?.socket?.remoteAddress ?? 'unknown';
+}
+
+/**
+ * A wildcard wider than the grant (a display subscribing to `billiards/#`) is accepted when
+ * the grant reads something under it: what it may not read is never forwarded to it.
+ */
+function coversOnlyReadable(grant: Grant, filter: string): boolean {
+  if (!filter.includes('#') && !filter.includes('+')) return false;
+  const prefix = filter.split('/').filter((level) => level !== '#' && level !== '+');
+  return grant.subscribe.some((p) => prefix.every((level, i) => p.split('/')[i] === level || p.split('/')[i] === '+' || p.split('/')[i] === '#'));
 }
 
 function listen(server: Server | HttpServer, port: number, host: string): Promise<void> {

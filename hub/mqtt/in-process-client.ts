@@ -6,8 +6,9 @@ type Qos = 0 | 1;
 /** What the hub's MQTT link needs of a client: mqtt.js's MqttClient has it, and so does InProcessClient. */
 export interface BrokerClient extends EventEmitter {
   readonly connected: boolean;
-  subscribe(topics: string[], opts: { qos: Qos }): unknown;
-  publish(topic: string, payload: string, opts: { qos: Qos; retain: boolean }, callback?: (error?: Error) => void): unknown;
+  /** `rap` (MQTT 5, retain as published): the retain flag of live messages is kept, so a retained request is seen as one. */
+  subscribe(topics: string[], opts: { qos: Qos; rap?: boolean }): unknown;
+  publish(topic: string, payload: string, opts: { qos: Qos; retain: boolean; properties?: { correlationData?: Buffer } }, callback?: (error?: Error) => void): unknown;
   publishAsync(topic: string, payload: string, opts: { qos: Qos; retain: boolean }): Promise<unknown>;
   endAsync(force?: boolean): Promise<unknown>;
 }
@@ -103,7 +104,7 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
 
   private deliver(packet: AedesPublishPacket): void {
     try {
-      this.emit('message', packet.topic, packet.payload as Buffer);
+      this.emit('message', packet.topic, packet.payload as Buffer, packet);
     } catch (e) {
       // A handler's fault must not reach into the broker's delivery loop.
       if (this.listenerCount('error') > 0) this.emit('error', e as Error);

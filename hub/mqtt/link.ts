@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
+import { PAYLOAD_LIMITS } from './access.ts';
 import { topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
 import type { TablePublisher } from '../tables/publisher.ts';
 import type { BrokerClient } from './in-process-client.ts';
@@ -15,7 +17,7 @@ export interface MqttLinkOptions {
   hubId: string;
   /** Everything retained that must be (re)published after each (re)connect. */
   snapshot: () => { states: TableState[]; availability: [string, Availability][]; health: TableHealth[]; extra?: { topic: string; payload: unknown }[] };
-  onRequest: (command: string, payload: Buffer) => void;
+  onRequest: (command: string, payload: Buffer, replyTo?: ReplyTo) => void;
   onTracker?: (table: string, payload: Buffer) => void;
   /** Another hub's retained state (its tables), or null when it went offline. */
   onHubState?: (hub: string, tables: string[] | null) => void;
@@ -27,6 +29,27 @@ export interface MqttLinkOptions {
 
 const RETAINED = { qos: 1, retain: true } as const;
 
+/** MQTT 5: where the requester asked for its answer, and the correlation data to send back. */
+export interface ReplyTo {
+  topic: string;
+  correlationData?: Buffer;
+}
+
+interface IncomingPacket {
+  retain?: boolean;
+  properties?: { responseTopic?: string; correlationData?: Buffer };
+}
+/** The hub's own retained state (another hub's) is small; anything bigger is not parsed. */
+const HUB_STATE_LIMIT = 16 * 1024;
+
+/** Messages the link would not act on, by why (for /metrics). */
+export interface LinkRefusals {
+  'request-size': number;
+  'tracker-size': number;
+  'hub-state-size': number;
+  'retained-request': number;
+}
+
 /**
  * The hub's MQTT client (Zigbee2MQTT-style): retained JSON state per table, availability,
  * the bridge state with a last will, request/response commands. While the broker is away
@@ -36,6 +59,7 @@ export class MqttLink implements TablePublisher {
   private client: BrokerClient | null = null;
   private readonly t: ReturnType<typeof topics>;
   dropped = 0;
+  readonly refused: LinkRefusals = { 'request-size': 0, 'tracker-size': 0, 'hub-state-size': 0, 'retained-request': 0 };
 
   constructor(private readonly opts: MqttLinkOptions) {
     this.t = topics(opts.baseTopic);
@@ -51,15 +75,18 @@ export class MqttLink implements TablePublisher {
     this.client = client;
     client.on('connect', () => {
       opts.log?.('info', 'connected to the MQTT broker', { url: opts.url });
-      client.subscribe([this.t.allRequests, `${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
+      // Retain as published (MQTT 5): a retained request is recognised even when it arrives live.
+      client.subscribe([this.t.allRequests], { qos: 1, rap: true });
+      client.subscribe([`${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
       this.publishSnapshot();
     });
-    client.on('message', (topic: string, payload: Buffer) => {
-      const parts = topic.split('/');
-      const baseParts = opts.baseTopic.split('/').length;
-      if (parts[baseParts] === 'request' && parts.length > baseParts + 1) opts.onRequest(parts.slice(baseParts + 1).join('/'), payload);
-      else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') opts.onTracker?.(parts[baseParts + 1]!, payload);
-      else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
+    client.on('message', (topic: string, payload: Buffer, packet?: IncomingPacket) => {
+      try {
+        this.message(topic, payload, packet ?? {});
+      } catch (e) {
+        // One message must never take the link down (nor the process).
+        opts.log?.('error', 'MQTT message failed', { topic, error: (e as Error).message });
+      }
     });
     client.on('offline', () => opts.log?.('warn', 'MQTT broker unreachable; scoring goes on, state will be republished', { url: opts.url }));
     client.on('error', (e: Error) => opts.log?.('warn', 'MQTT error', { error: e.message }));
@@ -71,10 +98,44 @@ export class MqttLink implements TablePublisher {
     });
   }
 
+  /**
+   * Sizes are checked before anything is parsed. A retained request is never run: it would
+   * run again at every reconnect (a replay anyone could plant); it is cleared instead.
+   */
+  private message(topic: string, payload: Buffer, packet: IncomingPacket): void {
+    const retained = packet.retain === true;
+    const { opts } = this;
+    const parts = topic.split('/');
+    const baseParts = opts.baseTopic.split('/').length;
+    if (parts[baseParts] === 'request' && parts.length > baseParts + 1) {
+      if (payload.length === 0) return; // a cleared retained request
+      if (retained) {
+        this.refused['retained-request'] += 1;
+        opts.log?.('warn', 'a retained request was ignored and cleared: requests are never retained', { topic });
+        this.client?.publish(topic, '', RETAINED);
+        return;
+      }
+      if (payload.length > PAYLOAD_LIMITS.request) return void (this.refused['request-size'] += 1);
+      // An answer only to the requester's own topic (MQTT 5), and only under the response topics: never onto a hub-owned one.
+      const responseTopic = packet.properties?.responseTopic;
+      const replyTo = responseTopic && responseTopic.startsWith(`${opts.baseTopic}/response/`) && !/[+#]/.test(responseTopic) ? { topic: responseTopic, ...(packet.properties?.correlationData ? { correlationData: packet.properties.correlationData } : {}) } : undefined;
+      opts.onRequest(parts.slice(baseParts + 1).join('/'), payload, replyTo);
+    } else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') {
+      if (payload.length > PAYLOAD_LIMITS.tracker) return void (this.refused['tracker-size'] += 1);
+      opts.onTracker?.(parts[baseParts + 1]!, payload);
+    } else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') {
+      if (payload.length > HUB_STATE_LIMIT) return void (this.refused['hub-state-size'] += 1);
+      opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
+    }
+  }
+
   private connectTcp(): BrokerClient {
     const { opts } = this;
     const client = mqtt.connect(opts.url, {
-      clientId: `billiards-hub-${opts.hubId}-${process.pid}`,
+      // MQTT 5: retain-as-published subscriptions and answers to a requester's own response topic.
+      protocolVersion: 5,
+      // Not guessable: a client that connects with the hub's id would throw the hub off the broker.
+      clientId: `billiards-hub-${opts.hubId}-${randomBytes(8).toString('hex')}`,
       username: opts.username,
       password: opts.password,
       reconnectPeriod: 1000,
@@ -112,8 +173,11 @@ export class MqttLink implements TablePublisher {
     this.send(this.t.tableEvents(table), event, false);
   }
 
-  respond(command: string, response: unknown): void {
-    this.send(this.t.response(command), response, false);
+  respond(command: string, response: unknown, replyTo?: ReplyTo): void {
+    if (!replyTo) return this.send(this.t.response(command), response, false);
+    if (!this.client?.connected) return void (this.dropped += 1);
+    const properties = replyTo.correlationData ? { correlationData: replyTo.correlationData } : {};
+    this.client.publish(replyTo.topic, JSON.stringify(response), { qos: 1, retain: false, properties }, () => undefined);
   }
 
   /** Raw publish for extensions (Home Assistant discovery). */

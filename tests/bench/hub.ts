@@ -204,7 +204,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
   );
   const { child, mqttUrl, metricsUrl } = await startHub(configPath, dataDir);
   const subscriber = fork(join(REPO_ROOT, 'tests/bench/subscriber.mjs'), [mqttUrl], { execArgv: [] });
-  const venue = await mqtt.connectAsync(mqttUrl, { reconnectPeriod: 0 });
+  const venue = await mqtt.connectAsync(mqttUrl, { reconnectPeriod: 0, username: 'bench', password: VENUE_PASSWORD });
   try {
     await new Promise((resolve, reject) => (subscriber.once('message', resolve), subscriber.once('exit', () => reject(new Error('the subscriber exited')))));
     const deadline = Date.now() + 10_000;
@@ -263,7 +263,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
           // and then, and this shot is the new match's first.
           if (++shotsInMatch > SHOTS_PER_MATCH) {
             shotsInMatch = 1;
-            const start = { transaction: `${b.id}-${c}`, password: VENUE_PASSWORD, table: b.id, variant: 'three-cushion', players: ['Ana', 'Ben'], target: 1000 };
+            const start = { transaction: `${b.id}-${c}`, table: b.id, variant: 'three-cushion', players: ['Ana', 'Ben'], target: 1000 };
             void venue.publishAsync('billiards/request/match/start', JSON.stringify(start), { qos: 1 });
           }
         }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mqtt from 'mqtt';
 import { Hub } from '../../hub/hub.ts';
 import { ManualSource } from '../../hub/sources/manual.ts';
 import { systemClock } from '../../hub/tables/clock.ts';
@@ -77,7 +78,7 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
     feedShot(t, 't1', [railHit(3)]);
     const waiting = await sub.next('billiards/tables/t1/state', (s) => s.pendingShots === 1);
     expect(waiting.status).toBe('awaiting-referee');
-    const answer = await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { ruling: 'score' } });
+    const answer = await request(sub.client, 'billiards', 'match/referee', { table: 't1', referee: { ruling: 'score' } });
     expect(answer.status).toBe('ok');
     const after = await sub.next('billiards/tables/t1/state', (s) => s.shotCount === 2);
     expect(after).toMatchObject({ pendingShots: 0, turn: 'Ben' });
@@ -155,23 +156,23 @@ describe('hub: Home Assistant discovery', () => {
 });
 
 describe('hub: commands (CONTRACT §3 request/response)', () => {
-  it('bad JSON, unknown commands, bad fields and wrong passwords get errors and change nothing', async () => {
+  it('bad JSON, unknown commands, bad fields and a password in the request get errors and change nothing', async () => {
     const { t, sub } = await hubWithSubscriber();
     const before = JSON.stringify(t.hub.tables.get('t1')!.state());
     expect(await request(sub.client, 'billiards', 'match/referee', { __raw: '{not json' })).toEqual({ transaction: null, status: 'error', error: 'payload: not valid JSON' });
     expect((await request(sub.client, 'billiards', 'match/explode', {})).error).toMatch(/unknown command 'match\/explode'/);
-    expect((await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { ruling: 'maybe' } })).error).toMatch(/^referee/);
-    expect((await request(sub.client, 'billiards', 'match/referee', { password: 'nope', table: 't1', referee: { action: 'undo' } })).error).toMatch(/wrong venue password/);
-    expect((await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 'zz', referee: { action: 'undo' } })).error).toMatch(/no table 'zz'/);
-    expect((await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { action: 'undo' } })).error).toMatch(/nothing to undo/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { table: 't1', referee: { ruling: 'maybe' } })).error).toMatch(/^referee/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { password: 'nope', table: 't1', referee: { action: 'undo' } })).error).toMatch(/^password: requests no longer carry a password/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { table: 'zz', referee: { action: 'undo' } })).error).toMatch(/no table 'zz'/);
+    expect((await request(sub.client, 'billiards', 'match/referee', { table: 't1', referee: { action: 'undo' } })).error).toMatch(/nothing to undo/);
     expect(JSON.stringify(t.hub.tables.get('t1')!.state())).toBe(before);
   });
 
   it('starts a match, takes a manual shot, exports the log and the innings CSV', async () => {
     const { sub } = await hubWithSubscriber();
-    const started = await request(sub.client, 'billiards', 'match/start', { password: VENUE_PASSWORD, table: 't1', variant: 'carom', players: ['Cid', 'Dan'], target: 3 });
+    const started = await request(sub.client, 'billiards', 'match/start', { table: 't1', variant: 'carom', players: ['Cid', 'Dan'], target: 3 });
     expect(started).toMatchObject({ status: 'ok', data: { variant: 'carom', turn: 'Cid' } });
-    const shot = await request(sub.client, 'billiards', 'match/shot', { password: VENUE_PASSWORD, table: 't1', shot: { events: [{ kind: 'ball', balls: ['white', 'red'] }, { kind: 'ball', balls: ['white', 'yellow'] }] } });
+    const shot = await request(sub.client, 'billiards', 'match/shot', { table: 't1', shot: { events: [{ kind: 'ball', balls: ['white', 'red'] }, { kind: 'ball', balls: ['white', 'yellow'] }] } });
     expect(shot.data.players[0].score).toBe(1);
     const log = await request(sub.client, 'billiards', 'match/export', { table: 't1', format: 'jsonl' });
     expect(log.data.content.trim().split('\n').map((l: string) => Object.keys(JSON.parse(l))[0])).toEqual(['match', 'shot']);
@@ -179,11 +180,14 @@ describe('hub: commands (CONTRACT §3 request/response)', () => {
     expect(csv.data.content).toBe('inning,player,shots,points,fouls,score_after,note\n1,Cid,1,1,0,1,\n');
   });
 
-  it('repeated wrong passwords are refused for a while', async () => {
-    const { sub } = await hubWithSubscriber();
-    for (let i = 0; i < 5; i++) await request(sub.client, 'billiards', 'match/referee', { password: `bad${i}`, table: 't1', referee: { action: 'undo' } });
-    const blocked = await request(sub.client, 'billiards', 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { action: 'undo' } });
-    expect(blocked.error).toMatch(/too many wrong passwords/);
+  it('only a logged-in referee may send requests: an anonymous display is refused by the broker', async () => {
+    const { t } = await hubWithSubscriber();
+    const display = await mqtt.connectAsync(t.hub.mqttUrl, { reconnectPeriod: 0 });
+    clients.push({ endAsync: () => display.endAsync(true) }); // its publish is never acknowledged
+    const closed = new Promise((resolve) => display.once('close', () => resolve(null)));
+    display.publish('billiards/request/match/referee', JSON.stringify({ transaction: 'x', table: 't1', referee: { action: 'undo' } }), { qos: 1 });
+    await closed; // aedes drops a client that publishes where it may not
+    await expect(mqtt.connectAsync(t.hub.mqttUrl, { reconnectPeriod: 0, username: 'referee', password: 'wrong' })).rejects.toThrow(/Bad username or password|bad user/i);
   });
 
   it('G-6: a shot ends when its quiet window runs out, on its own timer, not at the next sweep', async () => {

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { Aedes } from 'aedes';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../hub/mqtt/broker.ts';
 import { InProcessClient } from '../../hub/mqtt/in-process-client.ts';
+import { hashPasswordSync } from '../../hub/ops/password.ts';
 
 let broker: EmbeddedBroker | null = null;
 afterEach(async () => {
@@ -11,11 +12,15 @@ afterEach(async () => {
   broker = null;
 });
 
+/** A socket client that may send requests and read everything a client may read. */
+const TESTER = { username: 'tester', password: 'tester-password' };
+const testerHash = hashPasswordSync(TESTER.password);
+
 async function setup() {
-  broker = await startEmbeddedBroker({ host: '127.0.0.1', port: 0, wsPort: null, baseTopic: 'billiards', users: [], allowAnonymousRead: true });
+  broker = await startEmbeddedBroker({ host: '127.0.0.1', port: 0, wsPort: null, baseTopic: 'billiards', users: [{ username: TESTER.username, passwordHash: testerHash, publish: ['billiards/request/#'], subscribe: ['#'] }], allowAnonymousRead: true });
   const hub = broker.client();
   await new Promise((r) => hub.once('connect', r));
-  const outside = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { reconnectPeriod: 0 });
+  const outside = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { reconnectPeriod: 0, ...TESTER });
   return { hub, outside };
 }
 

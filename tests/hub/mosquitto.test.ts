@@ -54,7 +54,7 @@ describe.skipIf(noExternal)('hub on an external Mosquitto broker (MQTT_URL)', ()
     expect(await sub.next(`${topic}/tables/t1/state`)).toMatchObject({ table: 't1', variant: 'three-cushion', hub: 'club-a' });
     feedShot(t, 't1', [railHit(0)]);
     expect(await sub.next(`${topic}/tables/t1/state`, (s) => s.shotCount === 1)).toMatchObject({ turn: 'Ben' });
-    const answer = await request(sub.client, topic, 'match/referee', { password: VENUE_PASSWORD, table: 't1', referee: { action: 'undo' } });
+    const answer = await request(sub.client, topic, 'match/referee', { table: 't1', referee: { action: 'undo' } });
     expect(answer).toMatchObject({ status: 'ok', data: { shotCount: 0, turn: 'Ana' } });
   });
 
@@ -75,7 +75,7 @@ describe.skipIf(noExternal)('hub on an external Mosquitto broker (MQTT_URL)', ()
     await new Promise((r) => setTimeout(r, 200)); // both hubs have seen each other's table lists
     const answers: unknown[] = [];
     sub.client.on('message', (t, p) => t === `${topic}/response/match/referee` && answers.push(JSON.parse(p.toString())));
-    const answer = await request(sub.client, topic, 'match/referee', { password: VENUE_PASSWORD, table: 't2', referee: { action: 'undo' } });
+    const answer = await request(sub.client, topic, 'match/referee', { table: 't2', referee: { action: 'undo' } });
     expect(answer.error).toMatch(/nothing to undo/); // club-b answered for its own table
     await new Promise((r) => setTimeout(r, 300));
     expect(answers).toHaveLength(1); // club-a stayed silent

@@ -8,16 +8,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { request } from './support.ts';
+import { buildHub } from '../security/support.ts';
 
 /**
  * The hub as an operator runs it: `npm start`, which builds (`npm run build`) and runs the
  * compiled hub in dist/ in a process of its own.
  */
 const HUB = ['dist/hub/cli/main.js', 'start'];
-beforeAll(() => {
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
-  if (build.status !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
-}, 130_000);
+beforeAll(() => buildHub(), 200_000);
 
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
@@ -65,24 +63,24 @@ describe('hub process', () => {
     // The build copied what the compiled panel loads at run time.
     const css = await fetch(`${first.webUrl}/static/panel.css`);
     expect(css.status).toBe(200);
-    const client = await mqtt.connectAsync(first.mqttUrl, { reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(first.mqttUrl, { reconnectPeriod: 0, username: 'referee', password: PASSWORD });
     const carom = { events: [{ kind: 'ball', balls: ['white', 'red'] }, { kind: 'ball', balls: ['white', 'yellow'] }] };
     let acknowledged = 0;
     let lastState: { shotCount: number; players: { score: number }[] } | null = null;
     for (let i = 0; i < 12; i++) {
-      const answer = await request(client, 'billiards', 'match/shot', { password: PASSWORD, table: 't1', shot: carom });
+      const answer = await request(client, 'billiards', 'match/shot', { table: 't1', shot: carom });
       expect(answer.status).toBe('ok');
       acknowledged += 1;
       lastState = answer.data;
     }
     // More shots in flight when the process dies: those may or may not have made it.
-    for (let i = 0; i < 5; i++) void client.publishAsync('billiards/request/match/shot', JSON.stringify({ transaction: `late-${i}`, password: PASSWORD, table: 't1', shot: carom }), { qos: 1 }).catch(() => undefined);
+    for (let i = 0; i < 5; i++) void client.publishAsync('billiards/request/match/shot', JSON.stringify({ transaction: `late-${i}`, table: 't1', shot: carom }), { qos: 1 }).catch(() => undefined);
     first.child.kill('SIGKILL');
     await client.endAsync(true).catch(() => undefined);
     await new Promise((r) => first.child.once('exit', r));
 
     const second = await startHub({ CONFIG: config, DATA_DIR: dataDir });
-    const again = await mqtt.connectAsync(second.mqttUrl, { reconnectPeriod: 0 });
+    const again = await mqtt.connectAsync(second.mqttUrl, { reconnectPeriod: 0, username: 'referee', password: PASSWORD });
     const tables = await request(again, 'billiards', 'hub/tables', {});
     await again.endAsync();
     const state = tables.data[0];

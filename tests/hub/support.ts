@@ -49,7 +49,8 @@ export async function startTestHub(options: { dataDir?: string; config?: HubConf
     dataDir,
     mqttPort: 0,
     mqttWsPort: 0,
-    ...(options.mqttUrl ? { mqttUrl: options.mqttUrl } : {}),
+    // The test brokers have no ACL: these tests opt in to an open broker (tests/security has the ACL'd one).
+    ...(options.mqttUrl ? { mqttUrl: options.mqttUrl, allowOpenBroker: true } : {}),
     clock,
     tickMs: 10_000, // the tests tick by hand
     shotEndTimers: false,
@@ -79,8 +80,12 @@ export const railHit = (channel: number) => (at: number): SensorEvent => ({ type
 export const click = () => (at: number): SensorEvent => ({ type: 'click', amplitude: 90, ...stamp(at) });
 export const linkUp = (at: number): SensorEvent => ({ type: 'link', state: 'up', reason: 'test', hubTime: at });
 
-export async function subscriber(url: string, topicsToWatch: string[]): Promise<{ client: MqttClient; messages: Map<string, unknown[]>; next: (topic: string, predicate?: (m: any) => boolean) => Promise<any> }> {
-  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0 });
+/** The venue's referee login, which the embedded broker takes as a referee user (docs/security.md). */
+export const REFEREE = { username: 'referee', password: VENUE_PASSWORD } as const;
+
+/** A client watching topics; logged in as the referee unless `login` is null (anonymous: a display). */
+export async function subscriber(url: string, topicsToWatch: string[], login: { username: string; password: string } | null = REFEREE): Promise<{ client: MqttClient; messages: Map<string, unknown[]>; next: (topic: string, predicate?: (m: any) => boolean) => Promise<any> }> {
+  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, ...(login ?? {}) });
   const messages = new Map<string, unknown[]>();
   const waiters: { topic: string; predicate: (m: any) => boolean; resolve: (m: unknown) => void }[] = [];
   client.on('message', (topic, payload) => {

@@ -27,10 +27,11 @@ describe('house league end to end: a table plays a fixture and the standings cha
   it('setup → fixtures → start on a table → shots → the result and standings in billiards/league/state', async () => {
     t = await startTestHub();
     const sub = await subscriber(t.hub.mqttUrl, ['billiards/league/state', 'billiards/tables/t1/state']);
-    const pw = { password: VENUE_PASSWORD };
+    const pw = {};
 
+    // A password in the request is refused outright: the broker login is the authority (docs/security.md).
     const denied = await request(sub.client, 'billiards', 'league/setup', { password: 'wrong', season });
-    expect(denied).toMatchObject({ status: 'error', error: 'password: wrong venue password' });
+    expect(denied).toMatchObject({ status: 'error', error: expect.stringMatching(/^password: requests no longer carry a password/) });
     const bad = await request(sub.client, 'billiards', 'league/setup', { ...pw, season: { ...season, players: [{ name: 'Ana' }, { name: 'Ana' }] } });
     expect(bad.status).toBe('error');
     expect(bad.error).toContain('season.players[1].name');
@@ -94,7 +95,7 @@ describe('house league end to end: a table plays a fixture and the standings cha
     t = await startTestHub();
     const dataDir = t.dataDir;
     let sub = await subscriber(t.hub.mqttUrl, ['billiards/league/state']);
-    const pw = { password: VENUE_PASSWORD };
+    const pw = {};
     await request(sub.client, 'billiards', 'league/setup', { ...pw, season: { ...season, handicap: null, target: 2 } });
     const gen = await request(sub.client, 'billiards', 'league/generate-fixtures', { ...pw, season: 's1', startDate: '1970-01-01' });
     const [f1, f2] = gen.data;

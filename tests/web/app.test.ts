@@ -222,7 +222,7 @@ describe('auth', () => {
 });
 
 describe('commands over MQTT', () => {
-  it('forwards a validated command with the session password and a transaction id', async () => {
+  it('forwards a validated command with a transaction id and no password (the broker login is the authority)', async () => {
     const { app, stub } = await panel();
     stub.answerAll((command) => ({ data: { command } }));
     const s = await login(app);
@@ -235,15 +235,9 @@ describe('commands over MQTT', () => {
     expect(await res.json()).toEqual({ ok: true, data: { command: 'match/start' } });
     const sent = stub.published[0]!;
     expect(sent.topic).toBe('billiards/request/match/start');
-    expect(JSON.parse(sent.payload)).toMatchObject({ table: '7', password: 's3cret-venue', variant: 'three-cushion', transaction: expect.any(String) });
-  });
-
-  it('uses commandPassword when configured', async () => {
-    const { app, stub } = await panel({ commandPassword: 'mqtt-pass' });
-    stub.answerAll();
-    const s = await login(app);
-    await app.request('/api/tables/7/referee', { method: 'POST', headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrf }, body: JSON.stringify({ referee: { action: 'undo' } }) });
-    expect(JSON.parse(stub.published[0]!.payload).password).toBe('mqtt-pass');
+    expect(JSON.parse(sent.payload)).toMatchObject({ table: '7', variant: 'three-cushion', transaction: expect.any(String) });
+    expect(sent.payload).not.toContain('s3cret-venue');
+    expect(JSON.parse(sent.payload)).not.toHaveProperty('password');
   });
 
   it('rejects bad bodies with a 400 naming the field, before anything is sent', async () => {

@@ -39,7 +39,8 @@ describe.skipIf(!present).each(['by URL', 'in process'] as const)('the panel aga
   beforeAll(async () => {
     s = (await import(pathToFileURL(SUPPORT).href)) as Support;
     t = await s.startTestHub();
-    const mqtt = connection === 'by URL' ? { url: t.hub.mqttUrl } : t.hub.panelMqtt('billiards-web-test');
+    // By URL the panel logs in to the broker as the referee (docs/security.md); in process it needs no login.
+    const mqtt = connection === 'by URL' ? { url: t.hub.mqttUrl, username: 'referee', password: s.VENUE_PASSWORD } : t.hub.panelMqtt('billiards-web-test');
     if (connection === 'in process') expect(mqtt).toHaveProperty('client');
     panel = createWebPanel({ mqtt, port: 0, venue: { username: 'venue', passwordHash: await hashPassword(s.VENUE_PASSWORD, { N: 1024 }) }, requestTimeoutMs: 3000 });
     await panel.start();

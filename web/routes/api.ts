@@ -1,8 +1,8 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { commandSchemas, type CommandName } from '../../hub/contract/mqtt.ts';
 import { jsonError, needLoginApi, readJsonBody, tableParam, type AppDeps, type Env } from './common.ts';
 
-const omitEnvelope = { transaction: true, password: true, table: true } as const;
+const omitEnvelope = { transaction: true, table: true } as const;
 /** Bodies of the console's commands: the contract's own schemas without the envelope. */
 const bodies = {
   match: commandSchemas['match/start'].omit(omitEnvelope),
@@ -51,14 +51,13 @@ export function apiRoutes(app: Hono<Env>, d: AppDeps): void {
     return c.json(state);
   });
 
-  const password = (c: Context<Env>): string => options.commandPassword ?? c.get('session')!.password;
-
+  // No password on the wire: the logged-in session decides here, the panel's broker identity at the broker.
   for (const route of Object.keys(bodies) as (keyof typeof bodies)[]) {
     app.post(`/api/tables/:table/${route}`, needLoginApi, async (c) => {
       const table = tableParam(c);
       const body = await readJsonBody(c, bodies[route]);
       if (!body.ok) return body.response;
-      const data = await link.request(commandOf[route], { ...(body.data as Record<string, unknown>), table, password: password(c) });
+      const data = await link.request(commandOf[route], { ...(body.data as Record<string, unknown>), table });
       return c.json({ ok: true, data });
     });
   }

@@ -8,7 +8,7 @@ import { leagueAdminBody, leagueDisplayFragment, leagueResultsBody } from '../pa
 import { HubRequestError } from '../mqtt-link.ts';
 import { jsonError, needLoginApi, needLoginPage, readJsonBody, zodMessage, type AppDeps, type Env } from './common.ts';
 
-const omitEnvelope = { transaction: true, password: true } as const;
+const omitEnvelope = { transaction: true } as const;
 /** Bodies of the league's console commands: the contract's own schemas without the envelope. */
 const bodies = {
   setup: commandSchemas['league/setup'].omit(omitEnvelope),
@@ -58,11 +58,11 @@ function formToBody(action: string, f: Record<string, unknown>): { route: keyof 
 
 /** The house league (issue 8): the club TV, the printable results, CSV downloads and the console's forms. */
 export function leagueRoutes(app: Hono<Env>, d: AppDeps): void {
-  const { options, store, league, link } = d;
-  const password = (c: Context<Env>): string => options.commandPassword ?? c.get('session')!.password;
+  const { store, league, link } = d;
+  // No password on the wire: the panel's own broker login (or its in-process client) carries the authority.
   const send = (c: Context<Env>, route: keyof typeof bodies, body: Record<string, unknown>) => {
     const extra = route === 'result' ? { by: c.get('session')!.username } : {};
-    return link.request(commandOf[route], { ...body, ...extra, password: password(c) });
+    return link.request(commandOf[route], { ...body, ...extra });
   };
 
   app.get('/league', (c) => {

@@ -44,7 +44,7 @@ export function loginRoutes(app: Hono<Env>, d: AppDeps): void {
     }
     const old = c.get('session');
     if (old) sessions.destroy(old.id);
-    const session = sessions.create(username, password);
+    const session = sessions.create(username);
     setCookie(c, SESSION_COOKIE, session.id, {
       httpOnly: true,
       sameSite: 'Strict',
