@@ -34,8 +34,8 @@ export interface ClipResult {
 
 export class CameraSource {
   private worker: Worker | null = null;
-  /** Hub time of the source's t = 0. */
-  private timeBase: number | null = null;
+  /** Hub time of the source's t = 0 (null before the first frame). */
+  timeBase: number | null = null;
   stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0 };
   /** Messages from the detector, all told. */
   messages = 0;

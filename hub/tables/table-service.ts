@@ -32,6 +32,8 @@ export interface TableDeps {
   statusFrames?: { mode: StatusFrameMode; keepAliveMs: number };
   /** Milliseconds from a sensor event on the board (hubTime: its board time on the hub clock) to its publish, stored first. */
   observeEventLatency?: (ms: number) => void;
+  /** The table's overhead camera, if it has one: frame rate, drops, detection state (hub/camera/). */
+  cameraHealth?: () => TableHealth['camera'] | null;
 }
 
 export interface TableCounters {
@@ -353,7 +355,9 @@ export class TableService {
   }
 
   healthView(): TableHealth {
-    return this.health.view(this.match?.view().status === 'awaiting-referee', this.deps.clock.iso());
+    const view = this.health.view(this.match?.view().status === 'awaiting-referee', this.deps.clock.iso());
+    const camera = this.deps.cameraHealth?.();
+    return camera ? { ...view, camera } : view;
   }
 
   get isOnline(): boolean {

@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FFMPEG } from '../../hub/camera/ffmpeg.ts';
+import { Hub } from '../../hub/hub.ts';
+import { ManualSource } from '../../hub/sources/manual.ts';
+import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
+import { componentMissing, executableExists } from '../support/components.ts';
+import { testConfig } from '../hub/support.ts';
+
+/**
+ * The hub with a table camera from a video file (issue 16): the worker's detector (a stub
+ * here — the real one is issue 15's) drives the table, its shot is fused with the sensors'
+ * events, health and /metrics show the camera, and a prompted shot gets a replay clip.
+ */
+const STUB = fileURLToPath(new URL('./fixtures/stub-processor.ts', import.meta.url));
+const noFfmpeg = componentMissing(`ffmpeg (${FFMPEG})`, executableExists(FFMPEG));
+
+function y4m(frames: number): Buffer {
+  const [w, h] = [160, 120];
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${w} H${h} F30:1 C420jpeg\n`)];
+  for (let k = 0; k < frames; k++) {
+    const f = Buffer.alloc(w * h * 1.5, 128);
+    f.fill(60 + (k % 8), 0, w * h);
+    parts.push(Buffer.from('FRAME\n'), f);
+  }
+  return Buffer.concat(parts);
+}
+
+const realClock = { now: () => Date.now(), iso: () => new Date().toISOString() };
+let hub: Hub | null = null;
+afterEach(async () => {
+  await hub?.stop();
+  hub = null;
+});
+
+async function startHub(scoring: string, pairWaitMs: number): Promise<{ hub: Hub; source: ManualSource; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hub-camera-'));
+  const file = join(dataDir, 'table.y4m');
+  writeFileSync(file, y4m(75));
+  const config = testConfig({
+    tables: [{ id: 't1', source: { type: 'simulator' }, quietWindowMs: 400, scoring, camera: { file, width: 160, height: 120, fps: 30, pairWaitMs, clipSeconds: 2 }, defaultMatch: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 5 } }],
+  });
+  let source!: ManualSource;
+  hub = new Hub({
+    config,
+    dataDir,
+    mqttPort: 0,
+    clock: realClock,
+    tickMs: 50,
+    sourceFor: () => (source = new ManualSource(false)),
+    cameraProcessor: { module: STUB, options: { strikeAt: 5, contacts: [10, 20, 30], restAfter: 40 } },
+  });
+  await hub.start();
+  return { hub, source, dataDir };
+}
+
+const until = async (what: () => boolean, ms = 8000) => {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('a table camera in the hub (issue 16)', () => {
+  it('camera+sensors: the camera file and the sensor events score one fused shot; health and /metrics show the camera', async () => {
+    const { hub: h, source } = await startHub('camera+sensors', 3000);
+    const table = h.tables.get('t1')!;
+    await until(() => table.shotEndDue !== null); // the camera's strike started the shot
+    const base = h.cameras!.timeBase('t1')!;
+    // The piezos: the three rail hits just before the frames the camera sees them in (10, 20, 30 → t 367, 700, 1033).
+    const hit = (channel: number, at: number): SensorEvent => ({ type: 'rail-hit', channel, amplitude: 100, boardUs: 0, hubTime: base + at, seq: 0 });
+    source.emit(hit(0, 350));
+    source.emit(hit(1, 690));
+    source.emit(hit(2, 1020));
+    await until(() => table.counters.shots === 1);
+    expect(table.pairing!.counts).toMatchObject({ fused: 1, identified: 3, unknown: 0 });
+    const log = table.exportLog();
+    expect(log.ok && log.value).toContain('"rail":"head","ball":"white"');
+    await until(() => (table.healthView().camera?.frames ?? 0) === 75);
+    expect(table.healthView().camera).toMatchObject({ frames: 75, dropped: 0 });
+    expect(h.metrics()).toMatch(/billiards_camera_frames_total\{table="t1"\} 75/);
+    expect(h.metrics()).toMatch(/billiards_camera_state\{table="t1",state="table-clear"\} 1/);
+  });
+
+  it.skipIf(noFfmpeg)('a shot that raises a prompt gets a replay clip of the last seconds', async () => {
+    const { hub: h, source } = await startHub('camera+sensors', 100);
+    const table = h.tables.get('t1')!;
+    await until(() => (table.healthView().camera?.frames ?? 0) >= 60);
+    // Contacts the camera did not report: the sensors alone cannot tell the balls, so the referee is asked.
+    const now = Date.now();
+    const at = (k: number) => ({ boardUs: 0, hubTime: now + k * 40, seq: 0 });
+    source.emit({ type: 'click', amplitude: 90, ...at(0) });
+    for (const channel of [0, 1, 2]) source.emit({ type: 'rail-hit', channel, amplitude: 90, ...at(channel + 1) });
+    source.emit({ type: 'click', amplitude: 90, ...at(4) });
+    await until(() => table.state().status === 'awaiting-referee');
+    await until(() => h.cameras!.list('t1').length === 1);
+    const [clip] = h.cameras!.list('t1');
+    expect(clip!.id).toMatch(/-prompt-shot\d+$/);
+    expect(readFileSync(h.cameras!.clips.path('t1', clip!.id)!).subarray(4, 8).toString()).toBe('ftyp');
+  });
+});
