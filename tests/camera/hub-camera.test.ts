@@ -7,8 +7,10 @@ import { FFMPEG } from '../../hub/camera/ffmpeg.ts';
 import { Hub } from '../../hub/hub.ts';
 import { ManualSource } from '../../hub/sources/manual.ts';
 import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
+import { chromium } from 'playwright-core';
 import { componentMissing, executableExists } from '../support/components.ts';
-import { testConfig } from '../hub/support.ts';
+import { testConfig, VENUE_PASSWORD } from '../hub/support.ts';
+import { createWebPanel, hashPassword, type WebPanel } from '../../web/index.ts';
 
 /**
  * The hub with a table camera from a video file (issue 16): the worker's detector (a stub
@@ -17,6 +19,8 @@ import { testConfig } from '../hub/support.ts';
  */
 const STUB = fileURLToPath(new URL('./fixtures/stub-processor.ts', import.meta.url));
 const noFfmpeg = componentMissing(`ffmpeg (${FFMPEG})`, executableExists(FFMPEG));
+const CHROMIUM = '/usr/bin/chromium';
+const noChromium = componentMissing('Debian chromium at /usr/bin/chromium', executableExists(CHROMIUM));
 
 function y4m(frames: number): Buffer {
   const [w, h] = [160, 120];
@@ -31,7 +35,10 @@ function y4m(frames: number): Buffer {
 
 const realClock = { now: () => Date.now(), iso: () => new Date().toISOString() };
 let hub: Hub | null = null;
+let panel: WebPanel | null = null;
 afterEach(async () => {
+  await panel?.stop();
+  panel = null;
   await hub?.stop();
   hub = null;
 });
@@ -101,5 +108,34 @@ describe('a table camera in the hub (issue 16)', () => {
     const [clip] = h.cameras!.list('t1');
     expect(clip!.id).toMatch(/-prompt-shot\d+$/);
     expect(readFileSync(h.cameras!.clips.path('t1', clip!.id)!).subarray(4, 8).toString()).toBe('ftyp');
+
+    // The referee console shows it beside the prompt; the clip is for logged-in users only.
+    panel = createWebPanel({
+      mqtt: h.panelMqtt('web-camera-test'),
+      port: 0,
+      venue: { username: 'referee', passwordHash: await hashPassword(VENUE_PASSWORD, { N: 1024 }) },
+      clips: { list: (t: string) => h.cameras!.list(t), file: (t: string, id: string) => h.cameras!.clips.path(t, id) },
+    });
+    const base = (await panel.start()).url;
+    expect((await fetch(`${base}/api/tables/t1/clips`)).status).toBe(401);
+    expect((await fetch(`${base}/api/tables/t1/clips/${clip!.id}`)).status).toBe(401);
+    if (noChromium) return;
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${base}/referee/t1`);
+      await page.fill('input[name=username]', 'referee');
+      await page.fill('input[name=password]', VENUE_PASSWORD);
+      await page.click('button[type=submit]');
+      await page.waitForURL(`${base}/referee/t1`);
+      await page.waitForSelector('#prompt');
+      const video = await page.waitForSelector('#replay-clip video', { state: 'visible', timeout: 10_000 });
+      expect(await video.getAttribute('src')).toBe(`/api/tables/t1/clips/${clip!.id}`);
+      const status = await page.evaluate(async (src) => (await fetch(src)).status, `/api/tables/t1/clips/${clip!.id}`);
+      expect(status).toBe(200);
+      await page.screenshot({ path: join(tmpdir(), 'replay-clip-console.png') });
+    } finally {
+      await browser.close();
+    }
   });
 });
