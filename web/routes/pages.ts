@@ -17,6 +17,7 @@ const STATIC: Record<string, string> = {
   'hardware.js': 'text/javascript; charset=utf-8',
   'league.js': 'text/javascript; charset=utf-8',
   'replay-clip.js': 'text/javascript; charset=utf-8',
+  'tracker.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 const staticCache = new Map<string, string>();
