@@ -28,7 +28,7 @@ export function createFrameProcessor({ width, height }) {
     const k = n++;
     if (k === 5) return [{ type: 'strike' }];
     if (k !== 15) return [];
-    const t0 = frame.t - 400;
+    const t0 = frame.t - 300; // after the strike (frame 5): ten frames are ≥ 330 ms
     return [{ type: 'shot', shot: { events: [
       { kind: 'ball', balls: ['white', 'red'], t: t0 + 50 },
       { kind: 'cushion', rail: 'foot', ball: 'white', t: t0 + 120 },
