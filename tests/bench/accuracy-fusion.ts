@@ -27,6 +27,16 @@ for (const variant of only) {
     examples.push(...c.fused.wrongExamples.map((e) => `${variant}, ${c.label}: ${e}`));
   }
 }
+// How the prompts depend on the camera: contacts and ids lost, from none to 5 %.
+const SWEEP = [0, 0.0025, 0.005, 0.01, 0.02, 0.05];
+console.log(`\nCamera + sensors at 30 fps by the share of contacts and of ids the camera loses (each; balls hidden at rest: the same share), ${SHOTS} shots: prompts per 100 shots\n`);
+console.log(`| game | ${SWEEP.map((p) => `${(p * 100).toFixed(2)} %`).join(' | ')} |`);
+console.log(`|---|${SWEEP.map(() => '---').join('|')}|`);
+for (const variant of ['carom', 'three-cushion', 'skittles-7-carom'].filter((v) => only.includes(v))) {
+  const r = measureFusion(variant, SHOTS, 2027, SWEEP.map((p) => ({ label: String(p), model: { fps: 30, hide: p, unknownId: p, hiddenAtRest: p, clockErrorMs: 4 } })));
+  console.log(`| ${variant} | ${r.cameras.map((c) => cell(c.fused)).join(' | ')} |`);
+  for (const c of r.cameras) wrongFused += c.fused.wrong;
+}
 console.log('\n[n SK5-5]: five skittles decides a shot with an unknown feller as a foul by rule (SK5-5) — counted apart, not as wrong.');
 console.log(`camera+sensors wrong decisions in total: ${wrongFused}`);
 for (const e of examples) console.log(`  wrong: ${e}`);
