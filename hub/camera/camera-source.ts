@@ -20,7 +20,10 @@ export interface CameraSourceOptions {
   realtime?: boolean;
   /** Hub clock (ms) and wall clock, to put the worker's times on the hub's clock. */
   now: () => number;
-  onMessage: (message: TrackerMessage, timeBase: number, latencyMs: number) => void;
+  /** A detector message, the hub time of the source's t = 0, the worker's latency, and the frame's t. */
+  onMessage: (message: TrackerMessage, timeBase: number, latencyMs: number, frameT: number) => void;
+  /** Each stats report (about once a second). */
+  onStats?: (stats: CameraStats) => void;
   onError?: (error: string) => void;
   onEnded?: () => void;
 }
@@ -72,8 +75,11 @@ export class CameraSource {
           resolve();
         } else if (m.type === 'tracker') {
           this.messages += 1;
-          this.opts.onMessage(m.message, this.timeBase ?? this.opts.now(), m.latencyMs);
-        } else if (m.type === 'stats') this.stats = m.stats;
+          this.opts.onMessage(m.message, this.timeBase ?? this.opts.now(), m.latencyMs, m.t);
+        } else if (m.type === 'stats') {
+          this.stats = m.stats;
+          this.opts.onStats?.(m.stats);
+        }
         else if (m.type === 'clip') {
           this.clips.get(m.id)?.({ ok: m.ok, path: m.path, frames: m.frames, ...(m.error ? { error: m.error } : {}) });
           this.clips.delete(m.id);

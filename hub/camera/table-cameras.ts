@@ -44,6 +44,9 @@ export class TableCameras {
   /** From a frame's arrival in the worker to its tracker message on the hub's thread… the worker's part. */
   readonly latency = new Histogram([1, 2, 5, 10, 20, 30, 50, 100, 250]);
   private clipsWritten = new Map<string, number>();
+  private readonly lastHealth = new Map<string, string>();
+  /** Frame time of each table's last strike. */
+  private readonly strikeT = new Map<string, number>();
 
   constructor(private readonly opts: TableCamerasOptions) {
     this.clips = new ClipStore(join(opts.dataDir, 'clips'));
@@ -59,9 +62,17 @@ export class TableCameras {
       processor: this.opts.processor,
       realtime: this.opts.realtime,
       now: () => this.opts.clock.now(),
-      onMessage: (m, timeBase, latencyMs) => {
+      onMessage: (m, timeBase, latencyMs, frameT) => {
         this.latency.observe(latencyMs);
-        this.message(table, config, m, timeBase);
+        this.message(table, config, m, timeBase, frameT);
+      },
+      onStats: (stats) => {
+        // The table's health is published again when the camera's state or its video changes.
+        const key = `${stats.state}:${stats.fps > 0}`;
+        if (this.lastHealth.get(config.id) !== key) {
+          this.lastHealth.set(config.id, key);
+          table.refreshHealth();
+        }
       },
       onError: (error) => this.opts.log('warn', 'camera', { table: config.id, error }),
       onEnded: () => this.opts.log('info', 'camera: the video ended', { table: config.id }),
@@ -70,12 +81,20 @@ export class TableCameras {
     source.start().catch((e: Error) => this.opts.log('error', 'camera did not start', { table: config.id, error: e.message }));
   }
 
-  private message(table: TableService, config: TableConfig, m: TrackerMessage, timeBase: number): void {
+  private message(table: TableService, config: TableConfig, m: TrackerMessage, timeBase: number, frameT: number): void {
     if (config.scoring !== 'camera' && config.scoring !== 'camera+sensors') return; // health and clips only
     try {
-      if (m.type === 'strike') table.strike();
-      else if (m.type === 'rest') table.endShot('tracker');
-      else {
+      if (m.type === 'strike') {
+        this.strikeT.set(table.id, frameT);
+        table.strike();
+      } else if (m.type === 'rest') table.endShot('tracker');
+      else if (config.scoring === 'camera') {
+        // Scored as a tracker's shot: event times from the strike (CONTRACT §1.2), not from the video's start.
+        const from = this.strikeT.get(table.id) ?? 0;
+        const events = m.shot.events.map((e) => (e.t === undefined ? e : { ...e, t: Math.max(0, Math.round(e.t - from)) }));
+        const applied = table.trackerShot({ ...m.shot, events });
+        if (!applied.ok) this.opts.log('warn', 'camera shot refused', { table: table.id, error: applied.error });
+      } else {
         const applied = table.cameraShot(m.shot, timeBase);
         if (!applied.ok) this.opts.log('warn', 'camera shot refused', { table: table.id, error: applied.error });
       }

@@ -354,6 +354,11 @@ export class TableService {
     this.deps.publisher.health(this.id, this.healthView());
   }
 
+  /** Publishes the table's health now (the camera's state changed). */
+  refreshHealth(): void {
+    this.publishHealth();
+  }
+
   healthView(): TableHealth {
     const view = this.health.view(this.match?.view().status === 'awaiting-referee', this.deps.clock.iso());
     const camera = this.deps.cameraHealth?.();

@@ -93,6 +93,16 @@ describe('a table camera in the hub (issue 16)', () => {
     expect(h.metrics()).toMatch(/billiards_camera_state\{table="t1",state="table-clear"\} 1/);
   });
 
+  it('scoring: camera scores the camera’s own shot, its event times counted from the strike', async () => {
+    const { hub: h } = await startHub('camera', 3000);
+    const table = h.tables.get('t1')!;
+    await until(() => table.counters.shots === 1);
+    const log = table.exportLog();
+    // Contacts at frames 10, 20, 30 (t 367, 700, 1033 on the video's clock), the strike at frame 5 (167).
+    expect(log.ok && log.value).toContain('{"kind":"cushion","rail":"head","ball":"white","t":200}');
+    expect(table.healthView().camera?.state).toBeDefined();
+  });
+
   it.skipIf(noFfmpeg)('a shot that raises a prompt gets a replay clip of the last seconds', async () => {
     const { hub: h, source } = await startHub('camera+sensors', 100);
     const table = h.tables.get('t1')!;
