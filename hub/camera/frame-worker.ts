@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,7 +71,23 @@ const arrivals: number[] = [];
 const queue: { data: Uint8Array; t: number; at: number }[] = [];
 let draining = false;
 
+/**
+ * The hub's own thread must win over video: this thread and its ffmpeg run at a lower
+ * scheduling priority (nice 10). On Linux a thread has its own nice value, found through
+ * /proc/thread-self; elsewhere the thread keeps the hub's priority.
+ */
+const NICE = 10;
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, NICE);
+  } catch {
+    // not Linux, or not allowed: the thread runs at the hub's priority
+  }
+}
+
 async function main(): Promise<void> {
+  lowerPriority();
   if (cfg.processor) {
     const url = /^[a-z]+:/.test(cfg.processor.module) ? cfg.processor.module : pathToFileURL(cfg.processor.module).href;
     const mod = (await import(url)) as { createFrameProcessor?: CreateFrameProcessor };
@@ -135,6 +152,13 @@ function runFfmpeg(): void {
   const splitter = new RawFrameSplitter(size);
   let index = 0;
   child = spawn(FFMPEG, captureArgs({ ...cfg, realtime: cfg.realtime }), { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid) {
+    try {
+      setPriority(child.pid, NICE);
+    } catch {
+      // keeps the hub's priority
+    }
+  }
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   child.stdout!.on('data', (chunk: Buffer) => {
