@@ -126,8 +126,8 @@ function judge(match: Match, reading: Shot, expected: ShotResult, tally: Reading
     tally.correct += 1;
     return true;
   }
-  if (sensed.shots.at(-1)!.foul === 'undetermined-feller') {
-    tally.unknownFeller += 1; // SK5-5: the rule's answer to an unknown feller
+  if (sensed.shots.at(-1)!.foul === 'undetermined-feller' || (sensed.variant === 'skittles-5' && reading.events.some((e) => e.kind === 'skittle' && e.by === null))) {
+    tally.unknownFeller += 1; // SK5-5: an unknown feller is decided by rule, not asked
     return false;
   }
   tally.wrong += 1;
