@@ -10,24 +10,33 @@ const { table, base, processor: processorUrl } = root.dataset;
 form.broker.value = localStorage.getItem('tracker.broker') ?? `ws://${location.hostname}:9001`;
 form.username.value = localStorage.getItem('tracker.username') ?? `tracker-${table}`;
 
-/** RGBA pixels → yuv420p (BT.601, studio range), the hub's frame format. */
+/**
+ * RGBA pixels → yuv420p, full-range BT.601 with chroma averaged over 2×2 — as issue 15's
+ * detector reads frames (hub/vision/frame.ts, frameFromRgb).
+ */
 export function rgbaToYuv420(rgba, width, height) {
-  const cw = Math.ceil(width / 2);
-  const ch = Math.ceil(height / 2);
+  const cw = (width + 1) >> 1;
+  const ch = (height + 1) >> 1;
   const out = new Uint8Array(width * height + 2 * cw * ch);
-  const u0 = width * height;
-  const v0 = u0 + cw * ch;
+  const su = new Float32Array(cw * ch);
+  const sv = new Float32Array(cw * ch);
+  const sn = new Uint8Array(cw * ch);
+  const clamp = (x) => (x < 0 ? 0 : x > 255 ? 255 : Math.round(x));
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = 4 * (y * width + x);
       const r = rgba[i], g = rgba[i + 1], b = rgba[i + 2];
-      out[y * width + x] = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
-      if ((x & 1) === 0 && (y & 1) === 0) {
-        const k = (y >> 1) * cw + (x >> 1);
-        out[u0 + k] = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
-        out[v0 + k] = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
-      }
+      out[y * width + x] = clamp(0.299 * r + 0.587 * g + 0.114 * b);
+      const k = (y >> 1) * cw + (x >> 1);
+      su[k] += -0.168736 * r - 0.331264 * g + 0.5 * b;
+      sv[k] += 0.5 * r - 0.418688 * g - 0.081312 * b;
+      sn[k] += 1;
     }
+  }
+  const u0 = width * height;
+  for (let k = 0; k < cw * ch; k++) {
+    out[u0 + k] = clamp(128 + su[k] / sn[k]);
+    out[u0 + cw * ch + k] = clamp(128 + sv[k] / sn[k]);
   }
   return out;
 }
