@@ -18,6 +18,8 @@ import { err, type Result } from './rules/variant.ts';
 import { trackerMessage } from './pipeline/tracker.ts';
 import { LeagueStore } from './league/store.ts';
 import { LeagueService, leagueCommands } from './league/service.ts';
+import { TableCameras } from './camera/table-cameras.ts';
+import type { ProcessorSpec } from './camera/frame-processor.ts';
 
 export interface HubOptions {
   config: HubConfig;
@@ -42,6 +44,10 @@ export interface HubOptions {
   tickMs?: number;
   /** False: no per-shot timers, shots end only at the sweep or by hand (tests that drive time). */
   shotEndTimers?: boolean;
+  /** The detector the tables' cameras run (issue 15's hub/vision/); without one, cameras give health and clips only. */
+  cameraProcessor?: ProcessorSpec | null;
+  /** Camera files play at their own frame rate (default) or as fast as they decode (tests). */
+  cameraRealtime?: boolean;
 }
 
 /**
@@ -60,6 +66,8 @@ export class Hub {
   private leagueStore: LeagueStore | null = null;
   /** The house league (issue 8), kept in the same SQLite file on a connection of its own. */
   league: LeagueService | null = null;
+  /** The tables' overhead cameras (hub/camera/), with their replay clips. */
+  cameras: TableCameras | null = null;
   private readonly remoteTables = new Map<string, Set<string>>();
   /** What the embedded broker refused, by reason (for /metrics). */
   private readonly brokerRefusals = new Map<RefusalReason, number>();
@@ -141,9 +149,11 @@ export class Hub {
       log: this.log,
     });
 
+    const cameras = new TableCameras({ dataDir: this.options.dataDir, processor: this.options.cameraProcessor ?? null, realtime: this.options.cameraRealtime ?? true, clock: this.clock, log: this.log });
+    this.cameras = cameras;
     for (const tableConfig of config.tables) {
       const source = this.options.sourceFor(tableConfig);
-      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => this.leagueHook(state), observeEventLatency: (ms) => this.eventLatency.observe(ms), statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs } });
+      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => (this.leagueHook(state), cameras.onState(state)), cameraHealth: () => cameras.health(tableConfig.id), observeEventLatency: (ms) => this.eventLatency.observe(ms), statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs } });
       this.tables.set(tableConfig.id, table);
       this.sources.set(tableConfig.id, source);
       source.attach?.({
@@ -155,6 +165,7 @@ export class Hub {
         restartMatch: () => void table.restartMatch(),
       });
       table.restore();
+      cameras.add(tableConfig, table);
     }
     this.commands = new CommandHandler({
       league: leagueCommands(league),
@@ -302,6 +313,7 @@ export class Hub {
       metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: this.link?.dropped ?? 0 }]),
       this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
       this.eventLatency.render('billiards_event_latency_ms', 'From a sensor event on the board (its time mapped to the hub clock) to its publish on the events topic, stored first: the serial line time and the hub'),
+      ...(this.cameras?.metrics() ?? []),
       ...processMetrics(),
     ];
     return `${parts.join('\n')}\n`;
@@ -316,6 +328,7 @@ export class Hub {
     this.timer = null;
     for (const timer of this.shotEndTimers.values()) clearTimeout(timer);
     this.shotEndTimers.clear();
+    await this.cameras?.stop();
     for (const source of this.sources.values()) await source.stop().catch(() => undefined);
     for (const table of this.tables.values()) this.link?.availability(table.id, { state: 'offline' });
     await this.link?.stop();

@@ -7,6 +7,8 @@ import { liveRoutes } from './routes/live.ts';
 import { loginRoutes } from './routes/login.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { leagueRoutes } from './routes/league.ts';
+import { clipRoutes } from './routes/clips.ts';
+import { trackerRoutes } from './routes/tracker.ts';
 import { security } from './security.ts';
 
 export type { AppDeps } from './routes/common.ts';
@@ -21,6 +23,8 @@ export function buildApp(d: AppDeps): Hono<Env> {
   liveRoutes(app, d);
   pageRoutes(app, d);
   leagueRoutes(app, d);
+  clipRoutes(app, d);
+  trackerRoutes(app, d);
   loginRoutes(app, d);
   app.notFound((c) => jsonError(404, `not found: ${c.req.method} ${c.req.path}`));
   app.onError((e, c) => {

@@ -16,7 +16,8 @@ export function security(app: Hono<Env>, d: AppDeps): void {
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        // The tracker page (/tracker/:table) publishes to the broker's MQTT-over-WebSocket port.
+        connectSrc: ["'self'", (c) => (c.req.path.startsWith('/tracker/') ? 'ws: wss:' : '')],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

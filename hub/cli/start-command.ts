@@ -178,6 +178,7 @@ async function startWeb(hub: Hub, config: HubConfig, port: number, venueHash: st
     port,
     venue: { username: config.venue?.username ?? 'referee', passwordHash: venueHash },
     health: () => hub.health(),
+    clips: { list: (table: string) => hub.cameras?.list(table) ?? [], file: (table: string, id: string) => hub.cameras?.clips.path(table, id) ?? null },
     trustProxy: process.env.TRUST_PROXY === '1',
   });
   panel.app.get('/metrics', (c) => c.text(hub.metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' }));

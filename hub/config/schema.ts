@@ -25,6 +25,33 @@ export const sourceSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('simulator'), seed: z.number().int().default(1), speed: z.number().positive().max(100).default(1) }),
 ]);
 
+export const SCORING_MODES = ['sensors', 'tracker', 'camera', 'camera+sensors'] as const;
+export type ScoringMode = (typeof SCORING_MODES)[number];
+
+const point = z.tuple([z.number().finite(), z.number().finite()]);
+export const cameraSchema = z
+  .strictObject({
+    /** A V4L2 device read through ffmpeg (`/dev/video0`)… */
+    device: z.string().regex(/^\/dev\/[A-Za-z0-9_/.-]+$/, 'a device path such as /dev/video0').optional(),
+    /** …or a video file (any format ffmpeg reads; `.y4m` without ffmpeg). */
+    file: z.string().min(1).optional(),
+    width: z.number().int().min(16).max(4096).default(1280),
+    height: z.number().int().min(16).max(4096).default(720),
+    fps: z.number().min(1).max(240).default(30),
+    /** Image pixels of the playing surface's corners: head-left, foot-left, foot-right, head-right (CONTRACT §5). */
+    corners: z.array(point).length(4).optional(),
+    /** Uncertainty of the camera-to-hub clock (capture latency jitter), ms: widens fusion's matching window. */
+    clockToleranceMs: z.number().min(0).max(200).default(15),
+    /** How long one reading of a shot (camera or sensors) waits for the other before it is scored alone. */
+    pairWaitMs: z.number().int().min(100).max(60_000).default(5000),
+    /** Replay clips: seconds of video kept, and the disk they may use. */
+    clipSeconds: z.number().min(1).max(60).default(8),
+    clipBudgetMb: z.number().min(1).max(100_000).default(500),
+    clipMaxAgeHours: z.number().min(0.1).max(24 * 365).default(72),
+  })
+  .refine((c) => (c.device === undefined) !== (c.file === undefined), 'give a device or a file (exactly one)');
+export type CameraConfig = z.infer<typeof cameraSchema>;
+
 export const tableSchema = z.strictObject({
   id,
   name: z.string().min(1).max(80).optional(),
@@ -41,8 +68,15 @@ export const tableSchema = z.strictObject({
   /** Hits on one rail closer than this are one contact (two sensors on a long rail). */
   railMergeMs: z.number().min(0).max(200).default(15),
   defaultMatch: matchSchema.optional(),
-  /** Who scores: the sensors' shots (unknown facts go to the referee), or an overhead tracker's shots with ball ids. */
-  scoring: z.enum(['sensors', 'tracker']).default('sensors'),
+  /**
+   * Who scores: the sensors' shots (unknown facts go to the referee), an overhead tracker's
+   * shots with ball ids (`tracker`: any tracker on the MQTT topic; `camera`: the hub's own
+   * camera or the `/tracker/:table` page), or the camera fused with the sensors
+   * (`camera+sensors`: ids from the camera, order and times from the sensors; docs/camera.md).
+   */
+  scoring: z.enum(SCORING_MODES, { error: (issue) => `'${String(issue.input)}' is not a scoring mode: use ${SCORING_MODES.join(', ')}` }).default('sensors'),
+  /** An overhead camera on the hub (hub/camera/). */
+  camera: cameraSchema.optional(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CameraHealth } from '../camera/table-cameras.ts';
 import type { MatchView } from '../rules/view.ts';
 import { matchSchema, refereeSchema, shotSchema } from '../matchlog/schema.ts';
 import { FOUL_KINDS } from '../rules/ids.ts';
@@ -68,6 +69,8 @@ export interface TableHealth {
   framesDropped: number;
   boardResets: number;
   alerts: { kind: 'stuck-skittle' | 'silent-rail' | 'prompt-waiting' | 'link-down'; detail: string; since: string }[];
+  /** Extension (issue 16): the table's overhead camera, when it has one. */
+  camera?: CameraHealth;
 }
 
 /** `billiards/tables/<table>/events`: each timestamped sensor event and each shot result. */

@@ -14,6 +14,7 @@ import type { HubClock } from './clock.ts';
 import { HealthTracker } from './health.ts';
 import type { TablePublisher } from './publisher.ts';
 import { StatusFrameFilter, type StatusFrameMode } from '../pipeline/status-frames.ts';
+import { ShotPairing, type PairedBy } from '../camera/shot-pairing.ts';
 
 /** How many shots the retained state carries (CONTRACT §3). */
 const STATE_SHOTS = 20;
@@ -31,6 +32,8 @@ export interface TableDeps {
   statusFrames?: { mode: StatusFrameMode; keepAliveMs: number };
   /** Milliseconds from a sensor event on the board (hubTime: its board time on the hub clock) to its publish, stored first. */
   observeEventLatency?: (ms: number) => void;
+  /** The table's overhead camera, if it has one: frame rate, drops, detection state (hub/camera/). */
+  cameraHealth?: () => TableHealth['camera'] | null;
 }
 
 export interface TableCounters {
@@ -62,6 +65,10 @@ export class TableService {
   private updatedAt: string;
   private lastShotEndedAt: string | null = null;
   private online = false;
+  /** `camera+sensors`: the camera's and the sensors' readings of a shot meet here (hub/camera/). */
+  readonly pairing: ShotPairing | null;
+  /** Hub time of the tracker's last strike: its shot's `t` count from there. */
+  private strikeAt: number | null = null;
   readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0 };
 
   constructor(
@@ -74,6 +81,10 @@ export class TableService {
     this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs });
     this.statusFilter = new StatusFrameFilter({ mode: deps.statusFrames?.mode ?? 'all', keepAliveMs: deps.statusFrames?.keepAliveMs ?? 60_000, restVibrationLevel: config.restVibrationLevel });
     this.health = new HealthTracker(config.id, Object.values(rails), deps.clock.iso());
+    this.pairing =
+      config.scoring === 'camera+sensors'
+        ? new ShotPairing({ waitMs: config.camera?.pairWaitMs ?? 5000, frameMs: 1000 / (config.camera?.fps ?? 30), clockToleranceMs: config.camera?.clockToleranceMs ?? 40, score: (shot, how) => this.pairedShot(shot, how) })
+        : null;
     this.seq = deps.store.changes(config.id);
     this.updatedAt = deps.clock.iso();
   }
@@ -174,7 +185,18 @@ export class TableService {
 
   /** A tracker's shot (ball ids known): scored like any shot, with the referee's entries for it. */
   trackerShot(shot: Shot): Result<void> {
+    if (this.pairing) return this.cameraShot(shot, this.strikeAt);
     return this.input({ kind: 'shot', shot: this.withNextShot(shot) });
+  }
+
+  /**
+   * `camera+sensors`: the camera's shot, its `t` counted from hub time `timeBase` (null: not
+   * known), waits for the sensors' shot of the same play and is fused with it.
+   */
+  cameraShot(shot: Shot, timeBase: number | null): Result<void> {
+    if (!this.pairing) return this.input({ kind: 'shot', shot: this.withNextShot(shot) });
+    this.pairing.cameraShot(shot, timeBase, this.deps.clock.now());
+    return ok(undefined);
   }
 
   /** Applies shots that waited for a ruling, while no new prompt opens. */
@@ -230,6 +252,7 @@ export class TableService {
   /** Timer: ends a shot after the quiet window. */
   tick(now = this.deps.clock.now()): void {
     this.handle(this.segmenter.tick(now));
+    this.pairing?.tick(now);
   }
 
   /** A tracker or the referee says the balls are at rest, or a cue strike was seen. */
@@ -238,6 +261,7 @@ export class TableService {
   }
 
   strike(): void {
+    this.strikeAt = this.deps.clock.now();
     this.handle(this.segmenter.strike(this.deps.clock.now()));
   }
 
@@ -246,22 +270,35 @@ export class TableService {
       if (out.type !== 'shot-complete') continue;
       this.lastShotEndedAt = this.deps.clock.iso();
       this.health.shot(new Set(out.events.flatMap((e) => (e.kind === 'cushion' ? [e.rail] : []))));
-      this.sensorShot(out.events);
+      this.sensorShot(out.events, out.startedAt);
       this.publishHealth();
     }
   }
 
-  private sensorShot(events: ShotEvent[]): void {
-    const scored = this.config.scoring === 'sensors' && this.match !== null;
-    const shot: Shot = scored ? this.withNextShot({ events }) : { events };
+  private sensorShot(events: ShotEvent[], startedAt: number): void {
+    if (this.pairing) this.pairing.sensorShot(events, startedAt, this.deps.clock.now());
+    else this.scoreShot({ events }, this.config.scoring === 'sensors');
+  }
+
+  /** A shot from the camera and sensors together (or one of them alone, when the other did not come). */
+  private pairedShot(shot: Shot, how: PairedBy): void {
+    if (how !== 'fused') this.deps.log?.('info', 'camera+sensors: shot not fused', { table: this.id, how });
+    this.scoreShot(shot, how !== 'late');
+  }
+
+  /** Scores a shot read at the table (queued while a prompt is open), or keeps it unscored for the record. */
+  private scoreShot(read: Shot, scoredHere: boolean): void {
+    const events = [...read.events];
+    const scored = scoredHere && this.match !== null;
+    const shot: Shot = scored ? this.withNextShot(read) : read;
     const status = this.match?.view().status;
-    if (this.match && this.matchId !== null && status === 'awaiting-referee') {
+    if (this.match && this.matchId !== null && status === 'awaiting-referee' && (scoredHere || this.config.scoring === 'tracker')) {
       const id = this.deps.store.append(this.id, this.matchId, 'queued', JSON.stringify({ shot }), this.deps.clock.now(), this.deps.clock.iso());
       this.pending.push({ id, shot });
       this.changed();
       return;
     }
-    if (this.config.scoring === 'tracker' || !this.match || status !== 'playing') {
+    if (!scoredHere || !this.match || status !== 'playing') {
       // With a tracker, its shots (with ball ids) are scored; the sensors' view is kept for the record.
       // Or no match to score it in: kept in the log and shown, never scored.
       this.counters.unscoredShots += 1;
@@ -317,8 +354,15 @@ export class TableService {
     this.deps.publisher.health(this.id, this.healthView());
   }
 
+  /** Publishes the table's health now (the camera's state changed). */
+  refreshHealth(): void {
+    this.publishHealth();
+  }
+
   healthView(): TableHealth {
-    return this.health.view(this.match?.view().status === 'awaiting-referee', this.deps.clock.iso());
+    const view = this.health.view(this.match?.view().status === 'awaiting-referee', this.deps.clock.iso());
+    const camera = this.deps.cameraHealth?.();
+    return camera ? { ...view, camera } : view;
   }
 
   get isOnline(): boolean {

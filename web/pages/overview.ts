@@ -31,6 +31,7 @@ function card(rec: TableRecord, now: number, loggedIn: boolean, hubs: readonly H
     <div><dt>Sensors</dt><dd class="${online === null ? '' : online ? 'ok' : 'bad'}">${online === null ? 'unknown' : online ? 'online' : 'offline'}</dd></div>
     <div><dt>Heartbeat</dt><dd>${ago(rec.health?.lastHeartbeatAt, now)}</dd></div>
     <div><dt>Dropped frames</dt><dd class="${(rec.health?.framesDropped ?? 0) > 0 ? 'warn' : ''}">${rec.health?.framesDropped ?? '–'}</dd></div>
+    ${rec.health?.camera ? h`<div><dt>Camera</dt><dd class="${rec.health.camera.fps === 0 ? 'bad' : rec.health.camera.dropped > 0 ? 'warn' : 'ok'}">${rec.health.camera.fps} fps · ${rec.health.camera.state.replace(/-/g, ' ')} · ${rec.health.camera.dropped} dropped</dd></div>` : ''}
   </dl>
   ${alerts.length > 0 ? h`<ul class="alerts">${alerts.map((a) => h`<li class="alert alert-${a.kind}"><strong>${a.kind.replace(/-/g, ' ')}</strong> ${a.detail}</li>`)}</ul>` : ''}
   <footer>

@@ -16,6 +16,8 @@ const STATIC: Record<string, string> = {
   'referee.js': 'text/javascript; charset=utf-8',
   'hardware.js': 'text/javascript; charset=utf-8',
   'league.js': 'text/javascript; charset=utf-8',
+  'replay-clip.js': 'text/javascript; charset=utf-8',
+  'tracker.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 const staticCache = new Map<string, string>();
@@ -83,8 +85,8 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     return page(
       c,
       `Table ${table} · Referee`,
-      h`<main class="referee" data-table="${table}"><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(store.get(table), table)}</div><div id="toast" class="toast" role="status" aria-live="polite"></div></div><div class="ref-forms">${refereeForms(table)}</div></div></main>`,
-      { scripts: ['referee.js'], bodyClass: 'page-referee' },
+      h`<main class="referee" data-table="${table}"><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(store.get(table), table)}</div><div id="toast" class="toast" role="status" aria-live="polite"></div><aside id="replay-clip" class="card" data-table="${table}" hidden></aside></div><div class="ref-forms">${refereeForms(table)}</div></div></main>`,
+      { scripts: ['referee.js', 'replay-clip.js'], bodyClass: 'page-referee' },
     );
   });
 

@@ -1,0 +1,134 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { TrackerMessage } from '../pipeline/tracker.ts';
+import type { CameraConfig } from '../config/schema.ts';
+import type { ProcessorSpec } from './frame-processor.ts';
+import type { CameraStats, FromWorker, ToWorker, WorkerConfig } from './frame-worker.ts';
+
+/**
+ * A table's camera, seen from the hub's thread: a worker (frame-worker.ts) does the capture,
+ * the detector, the replay ring and the measurements; this side gets tracker messages with
+ * the hub time their `t` counts from, stats for health and /metrics, and clips on request.
+ */
+export interface CameraSourceOptions {
+  table: string;
+  camera: CameraConfig;
+  /** The detector; null: video, health and clips only. */
+  processor: ProcessorSpec | null;
+  /** A file plays at its own frame rate (default) or as fast as it decodes (tests, benchmarks). */
+  realtime?: boolean;
+  /** Hub clock (ms) and wall clock, to put the worker's times on the hub's clock. */
+  now: () => number;
+  /** A detector message, the hub time of the source's t = 0, the worker's latency, and the frame's t. */
+  onMessage: (message: TrackerMessage, timeBase: number, latencyMs: number, frameT: number) => void;
+  /** Each stats report (about once a second). */
+  onStats?: (stats: CameraStats) => void;
+  onError?: (error: string) => void;
+  onEnded?: () => void;
+}
+
+export interface ClipResult {
+  ok: boolean;
+  path: string;
+  frames: number;
+  error?: string;
+}
+
+export class CameraSource {
+  private worker: Worker | null = null;
+  /** Hub time of the source's t = 0 (null before the first frame). */
+  timeBase: number | null = null;
+  stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0 };
+  /** Messages from the detector, all told. */
+  messages = 0;
+  private readonly clips = new Map<string, (r: ClipResult) => void>();
+  private clipSeq = 0;
+  private started: Promise<void> | null = null;
+
+  constructor(private readonly opts: CameraSourceOptions) {}
+
+  /** Resolves at the first frame; rejects if the source fails before one. */
+  start(): Promise<void> {
+    if (this.started) return this.started;
+    const { camera } = this.opts;
+    const data: WorkerConfig = {
+      ...(camera.device ? { device: camera.device } : {}),
+      ...(camera.file ? { file: camera.file } : {}),
+      width: camera.width,
+      height: camera.height,
+      fps: camera.fps,
+      ...(camera.corners ? { corners: camera.corners.map(([x, y]) => [x, y] as [number, number]) } : {}),
+      realtime: this.opts.realtime ?? true,
+      processor: this.opts.processor,
+      clipSeconds: camera.clipSeconds,
+      ringBytes: 64 * 1024 * 1024,
+      maxBacklog: 2,
+    };
+    this.worker = spawnWorker(data);
+    this.started = new Promise((resolve, reject) => {
+      let first = true;
+      this.worker!.on('message', (m: FromWorker) => {
+        if (m.type === 'started') {
+          this.timeBase = this.opts.now() - (Date.now() - m.wallMs);
+          first = false;
+          resolve();
+        } else if (m.type === 'tracker') {
+          this.messages += 1;
+          this.opts.onMessage(m.message, this.timeBase ?? this.opts.now(), m.latencyMs, m.t);
+        } else if (m.type === 'stats') {
+          this.stats = m.stats;
+          this.opts.onStats?.(m.stats);
+        }
+        else if (m.type === 'clip') {
+          this.clips.get(m.id)?.({ ok: m.ok, path: m.path, frames: m.frames, ...(m.error ? { error: m.error } : {}) });
+          this.clips.delete(m.id);
+        } else if (m.type === 'error') {
+          if (first) reject(new Error(m.error));
+          this.opts.onError?.(m.error);
+        } else if (m.type === 'ended') this.opts.onEnded?.();
+      });
+      this.worker!.on('error', (e) => {
+        if (first) reject(e);
+        this.opts.onError?.(`camera worker: ${e.message}`);
+      });
+    });
+    return this.started;
+  }
+
+  /** Writes the last seconds of video to `path` (an .mp4). */
+  clip(path: string): Promise<ClipResult> {
+    if (!this.worker) return Promise.resolve({ ok: false, path, frames: 0, error: 'camera not started' });
+    const id = String(++this.clipSeq);
+    return new Promise((resolve) => {
+      this.clips.set(id, resolve);
+      this.worker!.postMessage({ type: 'clip', id, path } satisfies ToWorker);
+    });
+  }
+
+  async stop(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (!w) return;
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    w.postMessage({ type: 'stop' } satisfies ToWorker);
+    const timer = setTimeout(() => void w.terminate(), 2000);
+    await exited;
+    clearTimeout(timer);
+    for (const [id, resolve] of this.clips) resolve({ ok: false, path: '', frames: 0, error: `camera stopped (clip ${id})` });
+    this.clips.clear();
+  }
+}
+
+/**
+ * The compiled hub (dist/) runs frame-worker.js directly. From source (tests, `tsx`) the
+ * worker first registers tsx's loader: Node 20 does not pass `--import tsx` on to workers.
+ */
+function spawnWorker(data: WorkerConfig): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./frame-worker.js', import.meta.url), { workerData: data });
+  // require.resolve finds the CommonJS build of tsx's API; its ESM twin sits beside it.
+  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const target = new URL('./frame-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(target)}); }).catch((e) => { require('node:worker_threads').parentPort.postMessage({ type: 'error', error: 'camera worker: ' + e.message }); })`;
+  return new Worker(boot, { eval: true, workerData: data });
+}

@@ -1,0 +1,254 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { mkdir, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { TrackerMessage } from '../pipeline/tracker.ts';
+import { FFMPEG, captureArgs, clipArgs } from './ffmpeg.ts';
+import { frameBytes, type CreateFrameProcessor, type FrameProcessor, type ProcessorSpec } from './frame-processor.ts';
+import { FrameRing } from './frame-ring.ts';
+import { MotionMeter, detectionState } from './motion.ts';
+import { RawFrameSplitter, Y4mReader } from './y4m.ts';
+
+/**
+ * The camera's own thread: it runs the capture (ffmpeg, or the y4m reader for a .y4m file),
+ * cuts the byte stream into frames, feeds the detector, keeps the replay ring and measures
+ * frame rate, drops and motion. Frames never cross to the hub's thread; tracker messages,
+ * stats and clip results do.
+ */
+export interface WorkerConfig {
+  device?: string;
+  file?: string;
+  width: number;
+  height: number;
+  fps: number;
+  corners?: [number, number][];
+  /** A file plays at its own frame rate (live-like) instead of as fast as it decodes. */
+  realtime: boolean;
+  processor: ProcessorSpec | null;
+  clipSeconds: number;
+  ringBytes: number;
+  /** Frames behind the newest one before older ones are dropped unprocessed (a live source). */
+  maxBacklog: number;
+}
+
+export type ToWorker = { type: 'clip'; id: string; path: string } | { type: 'stop' };
+
+export interface CameraStats {
+  frames: number;
+  dropped: number;
+  /** Frames per second over the last second. */
+  fps: number;
+  motion: number;
+  state: ReturnType<typeof detectionState>;
+  /** ms the detector took on the last frame. */
+  processMs: number;
+}
+
+export type FromWorker =
+  | { type: 'started'; wallMs: number; width: number; height: number; fps: number }
+  | { type: 'tracker'; message: TrackerMessage; t: number; latencyMs: number }
+  | { type: 'stats'; stats: CameraStats }
+  | { type: 'clip'; id: string; ok: boolean; path: string; error?: string; frames: number }
+  | { type: 'error'; error: string }
+  | { type: 'ended' };
+
+const cfg = workerData as WorkerConfig;
+const post = (m: FromWorker) => parentPort!.postMessage(m);
+const size = frameBytes(cfg.width, cfg.height);
+let processor: FrameProcessor | null = null;
+const ring = new FrameRing({ width: cfg.width, height: cfg.height, fps: cfg.fps, seconds: cfg.clipSeconds, maxBytes: cfg.ringBytes });
+const motion = new MotionMeter(cfg.width, cfg.height);
+const stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0 };
+let inShot = false;
+let startWall = 0;
+let lastArrival = -Infinity;
+let child: ChildProcess | null = null;
+let stopped = false;
+const arrivals: number[] = [];
+const queue: { data: Uint8Array; t: number; at: number }[] = [];
+let draining = false;
+
+/**
+ * The hub's own thread must win over video: this thread and its ffmpeg run at a lower
+ * scheduling priority (nice 10). On Linux a thread has its own nice value, found through
+ * /proc/thread-self; elsewhere the thread keeps the hub's priority.
+ */
+const NICE = 10;
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, NICE);
+  } catch {
+    // not Linux, or not allowed: the thread runs at the hub's priority
+  }
+}
+
+async function main(): Promise<void> {
+  lowerPriority();
+  if (cfg.processor) {
+    const url = /^[a-z]+:/.test(cfg.processor.module) ? cfg.processor.module : pathToFileURL(cfg.processor.module).href;
+    const mod = (await import(url)) as { createFrameProcessor?: CreateFrameProcessor };
+    if (typeof mod.createFrameProcessor !== 'function') throw new Error(`camera: ${cfg.processor.module} does not export createFrameProcessor`);
+    processor = await mod.createFrameProcessor({ width: cfg.width, height: cfg.height, fps: cfg.fps, ...(cfg.corners ? { corners: cfg.corners } : {}), options: cfg.processor.options });
+  }
+  const statsTimer = setInterval(() => {
+    const now = performance.now();
+    while (arrivals.length > 0 && now - arrivals[0]! > 1000) arrivals.shift();
+    stats.fps = arrivals.length;
+    stats.state = stats.frames === 0 ? 'no-video' : detectionState(inShot, stats.motion, processor !== null);
+    post({ type: 'stats', stats: { ...stats } });
+  }, 1000);
+  parentPort!.on('message', (m: ToWorker) => {
+    if (m.type === 'clip') void writeClip(m.id, m.path);
+    else if (m.type === 'stop') {
+      stopped = true;
+      clearInterval(statsTimer);
+      child?.kill('SIGTERM');
+      process.exit(0); // ends this thread only
+    }
+  });
+  if (cfg.file && cfg.file.endsWith('.y4m')) readY4m(cfg.file);
+  else runFfmpeg();
+}
+
+/** Y4M files need no ffmpeg: read them here, paced at their frame rate when live-like. */
+function readY4m(path: string): void {
+  const reader = new Y4mReader();
+  const stream = createReadStream(path, { highWaterMark: size + 64 });
+  let index = 0;
+  stream.on('data', (chunk) => {
+    let frames: Uint8Array[];
+    try {
+      frames = reader.push(chunk as Buffer);
+    } catch (e) {
+      post({ type: 'error', error: (e as Error).message });
+      stream.destroy();
+      return;
+    }
+    const h = reader.header!;
+    if (h.width !== cfg.width || h.height !== cfg.height) {
+      post({ type: 'error', error: `camera: ${path} is ${h.width}x${h.height}, the config says ${cfg.width}x${cfg.height}` });
+      stream.destroy();
+      return;
+    }
+    for (const f of frames) arrive(f, (index++ * 1000) / h.fps);
+    if (cfg.realtime && frames.length > 0) {
+      // Pace: pause until the last frame's time has come.
+      const due = startWall + ((index - 1) * 1000) / h.fps - Date.now();
+      if (due > 0) {
+        stream.pause();
+        setTimeout(() => stream.resume(), due);
+      }
+    }
+  });
+  stream.on('error', (e) => post({ type: 'error', error: `camera: ${e.message}` }));
+  stream.on('end', () => void finish());
+}
+
+function runFfmpeg(): void {
+  const splitter = new RawFrameSplitter(size);
+  let index = 0;
+  child = spawn(FFMPEG, captureArgs({ ...cfg, realtime: cfg.realtime }), { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid) {
+    try {
+      setPriority(child.pid, NICE);
+    } catch {
+      // keeps the hub's priority
+    }
+  }
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    // A device's frames are timed as they arrive; a file's by its frame rate.
+    for (const f of splitter.push(chunk)) arrive(f, cfg.device ? Date.now() - (startWall || Date.now()) : (index++ * 1000) / cfg.fps);
+  });
+  child.on('error', (e) => post({ type: 'error', error: `camera: cannot run ${FFMPEG} (${e.message})` }));
+  child.on('close', (code) => {
+    if (!stopped && code !== 0) post({ type: 'error', error: `camera: ffmpeg exited with ${code}: ${stderr.trim().split('\n').at(-1) ?? ''}` });
+    void finish();
+  });
+}
+
+function arrive(data: Uint8Array, t: number): void {
+  const now = Date.now();
+  if (startWall === 0) {
+    startWall = now - t;
+    post({ type: 'started', wallMs: startWall, width: cfg.width, height: cfg.height, fps: cfg.fps });
+  }
+  arrivals.push(performance.now());
+  // A live source that skipped frames (the device or ffmpeg dropped them) shows as a gap.
+  const interval = 1000 / cfg.fps;
+  if (cfg.device && lastArrival > -Infinity && t - lastArrival > 1.5 * interval) stats.dropped += Math.round((t - lastArrival) / interval) - 1;
+  lastArrival = t;
+  queue.push({ data, t, at: performance.now() });
+  if (cfg.device) while (queue.length > cfg.maxBacklog) (queue.shift(), (stats.dropped += 1)); // stay live: the oldest go
+  drain();
+}
+
+/** Processes queued frames one per turn of the event loop, so stop and clip requests get in. */
+function drain(): void {
+  if (draining) return;
+  draining = true;
+  setImmediate(() => {
+    draining = false;
+    const f = queue.shift();
+    if (!f) return;
+    process1(f);
+    if (queue.length > 0) drain();
+  });
+}
+
+function process1(f: { data: Uint8Array; t: number; at: number }): void {
+  stats.frames += 1;
+  stats.motion = motion.push(f.data);
+  ring.push(f.data, f.t);
+  if (!processor) return;
+  const started = performance.now();
+  let messages: TrackerMessage[];
+  try {
+    messages = processor.push({ width: cfg.width, height: cfg.height, format: 'yuv420p', data: f.data, t: f.t });
+  } catch (e) {
+    post({ type: 'error', error: `camera: the detector failed on a frame: ${(e as Error).message}` });
+    return;
+  }
+  const done = performance.now();
+  stats.processMs = done - started;
+  for (const message of messages) {
+    if (message.type === 'strike') inShot = true;
+    if (message.type === 'rest') inShot = false;
+    post({ type: 'tracker', message, t: f.t, latencyMs: done - f.at });
+  }
+}
+
+async function finish(): Promise<void> {
+  while (queue.length > 0) process1(queue.shift()!);
+  if (!stopped) post({ type: 'ended' });
+}
+
+async function writeClip(id: string, path: string): Promise<void> {
+  const frames = ring.snapshot();
+  if (frames.length === 0) return post({ type: 'clip', id, ok: false, path, error: 'no video yet', frames: 0 });
+  const partial = `${path}.part`;
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await new Promise<void>((resolve, reject) => {
+      const enc = spawn(FFMPEG, clipArgs(ring.width, ring.height, ring.fps, partial), { stdio: ['pipe', 'ignore', 'pipe'] });
+      let err = '';
+      enc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-1000)));
+      enc.on('error', reject);
+      enc.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited with ${code}: ${err.trim().split('\n').at(-1) ?? ''}`))));
+      enc.stdin!.on('error', () => undefined);
+      for (const f of frames) enc.stdin!.write(f.data);
+      enc.stdin!.end();
+    });
+    await rename(partial, path);
+    post({ type: 'clip', id, ok: true, path, frames: frames.length });
+  } catch (e) {
+    post({ type: 'clip', id, ok: false, path, error: (e as Error).message, frames: frames.length });
+  }
+}
+
+main().catch((e) => post({ type: 'error', error: (e as Error).message }));

@@ -1,0 +1,145 @@
+import type { Shot, ShotEvent } from '../rules/events.ts';
+
+/**
+ * Camera + sensors (issue 16). The piezos time every rail hit and click to ~0.1 ms but cannot
+ * tell which ball; the camera names the balls but, at 30 fps, cannot order two contacts
+ * within one frame interval, and it loses balls under an arm or a cue. The fused shot keeps
+ * the sensors' events — their order, their times, their count (nothing invented) — and
+ * takes each ball id from the camera only where the camera's contact is surely the same
+ * contact. Anything less sure becomes `null`, so the engine asks (RULES §10): never a wrong
+ * fact to make a prompt disappear.
+ *
+ * When is a camera contact "surely" a sensor event's? Put the camera's times on the sensor
+ * clock (`offsetMs`) and link every camera contact to each sensor event of the same kind
+ * (cushion: same rail; skittle: same skittle) within `toleranceMs` (a frame interval plus
+ * the clock uncertainty). Each connected group of the links is judged alone:
+ * - as many camera contacts as sensor events: since the camera invents no contact and each
+ *   camera contact lies within tolerance of its true sensor event, every sensor event's
+ *   true camera contact is among its links; a fact all its links agree on is the truth;
+ * - fewer camera contacts (one hidden, or its ball out of view): a sensor event's own
+ *   contact may be the missing one, so the group gets no ids;
+ * - more camera contacts (the sensors merged or missed one): the sensors' count is not
+ *   trusted either, so no ids, and the extra contacts are counted, not added.
+ * Shot facts the sensors cannot see (off-table, pocket, resting positions) come from the
+ * camera; an off-table contact is placed among the sensor events by its time.
+ */
+export interface FusionOptions {
+  /** Add to a camera event's `t` to get the sensor shot's `t` (both ms). */
+  offsetMs: number;
+  /** Largest |camera t + offset − sensor t| of one contact: a frame interval plus the clock uncertainty. */
+  toleranceMs: number;
+}
+
+export interface FusionReport {
+  shot: Shot;
+  /** Sensor events that took at least one id from the camera. */
+  identified: number;
+  /** Sensor contact events left with an unknown id (no camera contact, or not a sure one). */
+  unknown: number;
+  /** Camera contacts with no sure sensor event: counted, never added. */
+  unmatchedCamera: number;
+}
+
+type Contact = Extract<ShotEvent, { kind: 'ball' | 'cushion' | 'skittle' }>;
+
+const isContact = (e: ShotEvent): e is Contact => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle';
+
+function sameKind(a: Contact, b: Contact): boolean {
+  if (a.kind === 'ball') return b.kind === 'ball';
+  if (a.kind === 'cushion') return b.kind === 'cushion' && b.rail === a.rail;
+  return b.kind === 'skittle' && b.skittle === a.skittle;
+}
+
+export function fuseShot(sensor: Shot, camera: Shot, options: FusionOptions): FusionReport {
+  const { offsetMs, toleranceMs } = options;
+  if (!(toleranceMs >= 0) || !Number.isFinite(offsetMs)) throw new Error('fusion: toleranceMs must be ≥ 0 and offsetMs finite');
+  const s = sensor.events.map((e, i) => ({ e, i })).filter((x): x is { e: Contact; i: number } => isContact(x.e));
+  const c = camera.events.filter(isContact);
+  // Links: sensor index ↔ camera index, same kind, within tolerance. Untimed events link to nothing.
+  const links = s.map((se) =>
+    c.flatMap((ce, j) => (se.e.t !== undefined && ce.t !== undefined && sameKind(se.e, ce) && Math.abs(ce.t + offsetMs - se.e.t) <= toleranceMs ? [j] : [])),
+  );
+  // Connected groups over the bipartite links (union–find on sensor events + camera contacts).
+  const parent = [...Array(s.length + c.length).keys()];
+  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x]!)));
+  links.forEach((js, i) => js.forEach((j) => (parent[find(i)] = find(s.length + j))));
+  const size = new Map<number, { sensors: number; cameras: number }>();
+  for (let k = 0; k < parent.length; k++) {
+    const root = find(k);
+    const g = size.get(root) ?? { sensors: 0, cameras: 0 };
+    if (k < s.length) g.sensors += 1;
+    else g.cameras += 1;
+    size.set(root, g);
+  }
+  const events: ShotEvent[] = sensor.events.map(unknownIds);
+  let identified = 0;
+  let unmatchedCamera = 0;
+  for (const g of size.values()) if (g.cameras > g.sensors) unmatchedCamera += g.cameras;
+  s.forEach((se, k) => {
+    const g = size.get(find(k))!;
+    if (g.sensors !== g.cameras) return;
+    const fused = agree(se.e, links[k]!.map((j) => c[j]!));
+    events[se.i] = fused;
+    if (knownIds(fused) > 0) identified += 1;
+  });
+  const unknown = s.filter((se) => idsMissing(events[se.i]!)).length;
+  // Off-table and pocket events the sensor shot already has (entered by the referee) are not doubled.
+  const already = new Set(sensor.events.flatMap((e) => (e.kind === 'off-table' || e.kind === 'pocket' ? [`${e.kind}:${e.ball}`] : [])));
+  const cameraOnly = camera.events.filter((e) => (e.kind === 'off-table' || e.kind === 'pocket') && !already.has(`${e.kind}:${e.ball}`));
+  const withCameraOnly = insertByTime(events, cameraOnly, offsetMs);
+  const shot: Shot = { ...sensor, events: withCameraOnly };
+  if (camera.positions) shot.positions = camera.positions;
+  return { shot, identified, unknown, unmatchedCamera };
+}
+
+/** A sensor event as the sensors alone tell it: every ball id unknown. */
+function unknownIds(e: ShotEvent): ShotEvent {
+  if (e.kind === 'ball') return { ...e, balls: [null, null] };
+  if (e.kind === 'cushion') return { ...e, ball: null };
+  if (e.kind === 'skittle') return { ...e, by: null };
+  return e;
+}
+
+/** The sensor event with the ids every candidate camera contact states (one of them is its own). */
+function agree(se: Contact, candidates: Contact[]): Contact {
+  if (candidates.length === 0) return unknownIds(se) as Contact;
+  if (se.kind === 'cushion') {
+    const ids = new Set(candidates.map((x) => (x as typeof se).ball));
+    const [only] = ids;
+    return { ...se, ball: ids.size === 1 ? (only ?? null) : null };
+  }
+  if (se.kind === 'skittle') {
+    const ids = new Set(candidates.map((x) => (x as typeof se).by));
+    const [only] = ids;
+    return { ...se, by: ids.size === 1 ? (only ?? null) : null };
+  }
+  // A pair: the ids named in every candidate. With one candidate its order (the striker first) is kept.
+  const pairs = candidates.map((x) => (x as Extract<Contact, { kind: 'ball' }>).balls);
+  if (pairs.length === 1) return { ...se, balls: [pairs[0]![0], pairs[0]![1]] };
+  const common = [...new Set(pairs[0]!.filter((b): b is string => b !== null))].filter((b) => pairs.every((p) => p.includes(b)));
+  return { ...se, balls: [common[0] ?? null, common[1] ?? null] };
+}
+
+function knownIds(e: ShotEvent): number {
+  if (e.kind === 'ball') return e.balls.filter((b) => b !== null).length;
+  if (e.kind === 'cushion') return e.ball === null ? 0 : 1;
+  if (e.kind === 'skittle') return e.by === null ? 0 : 1;
+  return 0;
+}
+
+function idsMissing(e: ShotEvent): boolean {
+  if (e.kind === 'ball') return e.balls.includes(null);
+  return knownIds(e) === 0 && (e.kind === 'cushion' || e.kind === 'skittle');
+}
+
+/** Camera-only events (off-table, pocket) among the sensor events, by time on the sensor clock. */
+function insertByTime(events: ShotEvent[], extra: ShotEvent[], offsetMs: number): ShotEvent[] {
+  const out = [...events];
+  for (const e of extra) {
+    const t = e.t === undefined ? Infinity : e.t + offsetMs;
+    let at = out.length;
+    while (at > 0 && (out[at - 1]!.t ?? -Infinity) > t) at -= 1;
+    out.splice(at, 0, e.t === undefined ? e : { ...e, t: Math.max(0, Math.round(t * 10) / 10) });
+  }
+  return out;
+}

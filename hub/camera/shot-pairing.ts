@@ -1,0 +1,137 @@
+import type { Shot, ShotEvent } from '../rules/events.ts';
+import { fuseShot } from './fusion.ts';
+
+/**
+ * A table in `camera+sensors` scoring gets each shot twice: the segmenter cuts the sensors'
+ * shot when the table goes quiet, the camera's detector reports its shot when the balls
+ * rest. Whichever comes first waits here for the other (at most `waitMs`); the pair is
+ * fused (fusion.ts) and scored once. A shot whose partner never comes is scored alone:
+ * the sensors' (every id unknown, so the engine asks) or the camera's (its ids are right
+ * or null by the detector's own contract). Pure: time comes in as arguments.
+ */
+export interface PairingOptions {
+  /** How long one reading of a shot waits for the other. */
+  waitMs: number;
+  /** The camera's frame interval (ms): a contact is seen up to one frame late. */
+  frameMs: number;
+  /** Uncertainty of the camera-to-hub time mapping (ms). */
+  clockToleranceMs: number;
+  score: (shot: Shot, how: PairedBy) => void;
+}
+
+/** `late`: the partner of a shot already scored alone — kept for the record, never scored twice. */
+export type PairedBy = 'fused' | 'sensors-alone' | 'camera-alone' | 'not-the-same-shot' | 'late';
+
+interface SensorReading {
+  events: ShotEvent[];
+  /** Hub time (ms) the sensors' shot started: its events' `t` count from here. */
+  startedAt: number;
+  at: number;
+}
+
+interface CameraReading {
+  shot: Shot;
+  /** Hub time (ms) of the camera's `t` = 0, or null when unknown (no strike seen). */
+  timeBase: number | null;
+  at: number;
+}
+
+export interface PairingCounts {
+  fused: number;
+  sensorsAlone: number;
+  cameraAlone: number;
+  notTheSameShot: number;
+  late: number;
+  /** Sensor contacts given ids by the camera, and left unknown. */
+  identified: number;
+  unknown: number;
+}
+
+export class ShotPairing {
+  private sensor: SensorReading | null = null;
+  private camera: CameraReading | null = null;
+  /** The last reading scored alone: when it came, so its late partner is recognised. */
+  private alone: { kind: 'sensors' | 'camera'; at: number } | null = null;
+  readonly counts: PairingCounts = { fused: 0, sensorsAlone: 0, cameraAlone: 0, notTheSameShot: 0, late: 0, identified: 0, unknown: 0 };
+
+  constructor(private readonly opts: PairingOptions) {
+    if (!(opts.waitMs > 0) || !(opts.frameMs > 0) || !(opts.clockToleranceMs >= 0)) throw new Error('shot pairing: waitMs and frameMs must be > 0, clockToleranceMs ≥ 0');
+  }
+
+  sensorShot(events: ShotEvent[], startedAt: number, now: number): void {
+    if (this.sensor) this.flushSensor();
+    if (this.alone?.kind === 'camera' && startedAt < this.alone.at) return this.late({ events });
+    this.sensor = { events, startedAt, at: now };
+    this.pair();
+  }
+
+  cameraShot(shot: Shot, timeBase: number | null, now: number): void {
+    if (this.camera) this.flushCamera();
+    if (this.alone?.kind === 'sensors' && (timeBase ?? now) < this.alone.at) return this.late(shot);
+    this.camera = { shot, timeBase, at: now };
+    this.pair();
+  }
+
+  /** Scores a reading whose partner did not come in time. */
+  tick(now: number): void {
+    if (this.sensor && now - this.sensor.at >= this.opts.waitMs) this.flushSensor();
+    if (this.camera && now - this.camera.at >= this.opts.waitMs) this.flushCamera();
+  }
+
+  /** A reading is waiting for its partner. */
+  get waiting(): boolean {
+    return this.sensor !== null || this.camera !== null;
+  }
+
+  private late(shot: Shot): void {
+    this.alone = null;
+    this.counts.late += 1;
+    this.opts.score(shot, 'late');
+  }
+
+  private pair(): void {
+    const { sensor, camera } = this;
+    if (!sensor || !camera) return;
+    this.sensor = null;
+    this.camera = null;
+    this.alone = null;
+    if (camera.timeBase === null) {
+      // No common clock: no contact can be matched. The sensors' shot, ids unknown.
+      this.counts.sensorsAlone += 1;
+      this.opts.score({ events: sensor.events }, 'sensors-alone');
+      return;
+    }
+    const fused = fuseShot({ events: sensor.events }, camera.shot, {
+      offsetMs: camera.timeBase - sensor.startedAt - this.opts.frameMs / 2,
+      toleranceMs: this.opts.frameMs / 2 + this.opts.clockToleranceMs,
+    });
+    const cameraContacts = camera.shot.events.filter((e) => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle').length;
+    const sensorContacts = sensor.events.filter((e) => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle').length;
+    if (cameraContacts > 0 && sensorContacts > 0 && fused.identified === 0 && fused.unmatchedCamera === cameraContacts) {
+      // Not one contact lines up: two different shots (or clocks far apart). Nothing of the camera's is used.
+      this.counts.notTheSameShot += 1;
+      this.opts.score({ events: sensor.events }, 'not-the-same-shot');
+      return;
+    }
+    this.counts.fused += 1;
+    this.counts.identified += fused.identified;
+    this.counts.unknown += fused.unknown;
+    this.opts.score(fused.shot, 'fused');
+  }
+
+  private flushSensor(): void {
+    const s = this.sensor!;
+    this.sensor = null;
+    this.alone = { kind: 'sensors', at: s.at };
+    this.counts.sensorsAlone += 1;
+    this.opts.score({ events: s.events }, 'sensors-alone');
+  }
+
+  private flushCamera(): void {
+    const c = this.camera!;
+    this.camera = null;
+    this.alone = { kind: 'camera', at: c.at };
+    this.counts.cameraAlone += 1;
+    this.opts.score(c.shot, 'camera-alone');
+  }
+}

@@ -1,0 +1,162 @@
+import { join } from 'node:path';
+import type { TableState } from '../contract/mqtt.ts';
+import type { TableConfig } from '../config/schema.ts';
+import { Histogram, metric } from '../ops/metrics.ts';
+import type { LogFn } from '../ops/log.ts';
+import type { TrackerMessage } from '../pipeline/tracker.ts';
+import type { HubClock } from '../tables/clock.ts';
+import type { TableService } from '../tables/table-service.ts';
+import { CameraSource, type ClipResult } from './camera-source.ts';
+import { ClipStore, type ClipInfo } from './clips.ts';
+import type { ProcessorSpec } from './frame-processor.ts';
+import type { CameraStats } from './frame-worker.ts';
+
+/**
+ * The hub's cameras: one CameraSource per table with a `camera` in its config. Their tracker
+ * messages drive the table like a tracker's (strike, rest) and their shots are scored by the
+ * table's scoring mode (`camera`: as a tracker's; `camera+sensors`: fused with the sensors;
+ * `sensors`: not at all — the camera then only gives health and replay clips). A shot that
+ * raises a prompt gets a replay clip.
+ */
+export interface CameraHealth {
+  /** Frames per second over the last second. */
+  fps: number;
+  frames: number;
+  dropped: number;
+  state: CameraStats['state'];
+  /** Mean frame difference (0–255): motion over the table. */
+  motion: number;
+  clips: number;
+}
+
+export interface TableCamerasOptions {
+  dataDir: string;
+  processor: ProcessorSpec | null;
+  realtime: boolean;
+  clock: HubClock;
+  log: LogFn;
+}
+
+export class TableCameras {
+  private readonly sources = new Map<string, { source: CameraSource; table: TableService; config: TableConfig }>();
+  private readonly lastStatus = new Map<string, string>();
+  readonly clips: ClipStore;
+  /** From a frame's arrival in the worker to its tracker message on the hub's thread… the worker's part. */
+  readonly latency = new Histogram([1, 2, 5, 10, 20, 30, 50, 100, 250]);
+  private clipsWritten = new Map<string, number>();
+  private readonly lastHealth = new Map<string, string>();
+  /** Frame time of each table's last strike. */
+  private readonly strikeT = new Map<string, number>();
+
+  constructor(private readonly opts: TableCamerasOptions) {
+    this.clips = new ClipStore(join(opts.dataDir, 'clips'));
+  }
+
+  /** Starts the table's camera, if it has one; failures are logged, never thrown (the table scores on). */
+  add(config: TableConfig, table: TableService): void {
+    const camera = config.camera;
+    if (!camera) return;
+    const source = new CameraSource({
+      table: config.id,
+      camera,
+      processor: this.opts.processor,
+      realtime: this.opts.realtime,
+      now: () => this.opts.clock.now(),
+      onMessage: (m, timeBase, latencyMs, frameT) => {
+        this.latency.observe(latencyMs);
+        this.message(table, config, m, timeBase, frameT);
+      },
+      onStats: (stats) => {
+        // The table's health is published again when the camera's state or its video changes.
+        const key = `${stats.state}:${stats.fps > 0}`;
+        if (this.lastHealth.get(config.id) !== key) {
+          this.lastHealth.set(config.id, key);
+          table.refreshHealth();
+        }
+      },
+      onError: (error) => this.opts.log('warn', 'camera', { table: config.id, error }),
+      onEnded: () => this.opts.log('info', 'camera: the video ended', { table: config.id }),
+    });
+    this.sources.set(config.id, { source, table, config });
+    source.start().catch((e: Error) => this.opts.log('error', 'camera did not start', { table: config.id, error: e.message }));
+  }
+
+  private message(table: TableService, config: TableConfig, m: TrackerMessage, timeBase: number, frameT: number): void {
+    if (config.scoring !== 'camera' && config.scoring !== 'camera+sensors') return; // health and clips only
+    try {
+      if (m.type === 'strike') {
+        this.strikeT.set(table.id, frameT);
+        table.strike();
+      } else if (m.type === 'rest') table.endShot('tracker');
+      else if (config.scoring === 'camera') {
+        // Scored as a tracker's shot: event times from the strike (CONTRACT §1.2), not from the video's start.
+        const from = this.strikeT.get(table.id) ?? 0;
+        const events = m.shot.events.map((e) => (e.t === undefined ? e : { ...e, t: Math.max(0, Math.round(e.t - from)) }));
+        const applied = table.trackerShot({ ...m.shot, events });
+        if (!applied.ok) this.opts.log('warn', 'camera shot refused', { table: table.id, error: applied.error });
+      } else {
+        const applied = table.cameraShot(m.shot, timeBase);
+        if (!applied.ok) this.opts.log('warn', 'camera shot refused', { table: table.id, error: applied.error });
+      }
+    } catch (e) {
+      this.opts.log('error', 'camera message failed', { table: table.id, error: (e as Error).message });
+    }
+  }
+
+  /** Every published table state: a new prompt asks for a clip. */
+  onState(state: TableState): void {
+    const before = this.lastStatus.get(state.table);
+    this.lastStatus.set(state.table, state.status);
+    if (state.status === 'awaiting-referee' && before !== 'awaiting-referee' && this.sources.has(state.table)) {
+      void this.clip(state.table, 'prompt', state.shotCount + 1);
+    }
+  }
+
+  /** Writes a clip of the table's last seconds; then expires old ones. */
+  async clip(tableId: string, reason: 'prompt' | 'request', shot: number): Promise<ClipResult & { id?: string }> {
+    const entry = this.sources.get(tableId);
+    if (!entry) return { ok: false, path: '', frames: 0, error: `table '${tableId}' has no camera` };
+    const id = this.clips.newId(reason, Date.now(), shot);
+    const result = await entry.source.clip(this.clips.path(tableId, id)!);
+    if (!result.ok) this.opts.log('warn', 'replay clip not written', { table: tableId, error: result.error });
+    else this.clipsWritten.set(tableId, (this.clipsWritten.get(tableId) ?? 0) + 1);
+    const cam = entry.config.camera!;
+    this.clips.expire(tableId, Date.now(), cam.clipMaxAgeHours * 3_600_000, cam.clipBudgetMb * 1024 * 1024);
+    return { ...result, id };
+  }
+
+  /** Hub time of the table camera's t = 0, once its first frame came. */
+  timeBase(tableId: string): number | null {
+    return this.sources.get(tableId)?.source.timeBase ?? null;
+  }
+
+  list(tableId: string): ClipInfo[] {
+    return this.clips.list(tableId);
+  }
+
+  health(tableId: string): CameraHealth | null {
+    const entry = this.sources.get(tableId);
+    if (!entry) return null;
+    const s = entry.source.stats;
+    return { fps: s.fps, frames: s.frames, dropped: s.dropped, state: s.state, motion: Math.round(s.motion * 10) / 10, clips: this.clipsWritten.get(tableId) ?? 0 };
+  }
+
+  metrics(): string[] {
+    const rows = [...this.sources.keys()].map((id) => ({ id, h: this.health(id)! }));
+    if (rows.length === 0) return [];
+    const STATES: CameraStats['state'][] = ['table-clear', 'balls-moving', 'hand-on-table', 'motion', 'no-video'];
+    return [
+      metric('billiards_camera_fps', 'gauge', 'Camera frames per second over the last second', rows.map((r) => ({ labels: { table: r.id }, value: r.h.fps }))),
+      metric('billiards_camera_frames_total', 'counter', 'Camera frames processed', rows.map((r) => ({ labels: { table: r.id }, value: r.h.frames }))),
+      metric('billiards_camera_frames_dropped_total', 'counter', 'Camera frames lost (gaps from the device) or skipped to stay live', rows.map((r) => ({ labels: { table: r.id }, value: r.h.dropped }))),
+      metric('billiards_camera_state', 'gauge', 'Detection state (1 for the current one)', rows.flatMap((r) => STATES.map((s) => ({ labels: { table: r.id, state: s }, value: r.h.state === s ? 1 : 0 })))),
+      metric('billiards_camera_clips_total', 'counter', 'Replay clips written', rows.map((r) => ({ labels: { table: r.id }, value: r.h.clips }))),
+      this.latency.render('billiards_camera_message_latency_ms', 'From a frame reaching the camera worker to the tracker message it ended'),
+    ];
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.sources.values()].map((e) => e.source.stop().catch(() => undefined)));
+    this.sources.clear();
+  }
+}

@@ -1,0 +1,149 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CameraSource } from '../../hub/camera/camera-source.ts';
+import { FFMPEG } from '../../hub/camera/ffmpeg.ts';
+import { FrameRing } from '../../hub/camera/frame-ring.ts';
+import { MotionMeter } from '../../hub/camera/motion.ts';
+import { RawFrameSplitter, Y4mReader } from '../../hub/camera/y4m.ts';
+import { parseConfig } from '../../hub/config/load.ts';
+import type { CameraConfig } from '../../hub/config/schema.ts';
+import type { TrackerMessage } from '../../hub/pipeline/tracker.ts';
+import { componentMissing, executableExists } from '../support/components.ts';
+
+const STUB = fileURLToPath(new URL('./fixtures/stub-processor.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'camera-'));
+const noFfmpeg = componentMissing(`ffmpeg (${FFMPEG})`, executableExists(FFMPEG));
+
+function cameraConfig(extra: Record<string, unknown>): CameraConfig {
+  const parsed = parseConfig(JSON.stringify({ tables: [{ id: 't1', source: { type: 'simulator' }, camera: { width: 160, height: 120, fps: 30, clipSeconds: 2, ...extra } }] }));
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value.tables[0]!.camera!;
+}
+
+/** Synthesised yuv420p frames: a grey field with a bright square that moves from frame `from` on. */
+function syntheticY4m(frames: number, from: number): Buffer {
+  const [w, h] = [160, 120];
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${w} H${h} F30:1 Ip A1:1 C420jpeg\n`)];
+  for (let k = 0; k < frames; k++) {
+    const f = Buffer.alloc(w * h * 1.5, 128);
+    f.fill(60, 0, w * h);
+    const x0 = 10 + Math.max(0, k - from) * 3;
+    for (let y = 50; y < 62; y++) f.fill(235, y * w + Math.min(x0, w - 12), y * w + Math.min(x0, w - 12) + 12);
+    parts.push(Buffer.from('FRAME\n'), f);
+  }
+  return Buffer.concat(parts);
+}
+
+describe('y4m and raw frames', () => {
+  it('the reader cuts a stream into frames whatever the chunk boundaries', () => {
+    const bytes = syntheticY4m(5, 0);
+    for (const chunk of [1, 7, 1000, bytes.length]) {
+      const reader = new Y4mReader();
+      const frames: Uint8Array[] = [];
+      for (let i = 0; i < bytes.length; i += chunk) frames.push(...reader.push(bytes.subarray(i, i + chunk)));
+      expect(reader.header).toEqual({ width: 160, height: 120, fps: 30 });
+      expect(frames.map((f) => f.length)).toEqual([28800, 28800, 28800, 28800, 28800]);
+    }
+  });
+
+  it('refuses what is not 4:2:0 YUV4MPEG2, by name', () => {
+    expect(() => new Y4mReader().push(Buffer.from('RIFF0000\n'))).toThrow(/not a YUV4MPEG2/);
+    expect(() => new Y4mReader().push(Buffer.from('YUV4MPEG2 W10 H10 F30:1 C444\n'))).toThrow(/not 4:2:0/);
+    expect(() => new Y4mReader().push(Buffer.from('YUV4MPEG2 W10 F30:1\n'))).toThrow(/W and H/);
+  });
+
+  it('raw frames of a known size come out whole from any chunking', () => {
+    const s = new RawFrameSplitter(6);
+    expect(s.push(Buffer.from([1, 2, 3, 4]))).toEqual([]);
+    expect(s.push(Buffer.from([5, 6, 7, 8, 9, 10, 11, 12, 13]))).toEqual([new Uint8Array([1, 2, 3, 4, 5, 6]), new Uint8Array([7, 8, 9, 10, 11, 12])]);
+  });
+
+  it('the replay ring keeps the last seconds at half size within its byte budget', () => {
+    const ring = new FrameRing({ width: 160, height: 120, fps: 30, seconds: 2, maxBytes: 20 * 80 * 60 * 1.5 });
+    expect(ring.maxBytes).toBeLessThanOrEqual(20 * 80 * 60 * 1.5);
+    for (let k = 0; k < 100; k++) ring.push(new Uint8Array(28800).fill(k), (k * 1000) / 30);
+    const kept = ring.snapshot();
+    expect(kept[0]!.data.length).toBe(80 * 60 * 1.5);
+    expect(kept.at(-1)!.data[0]).toBe(99);
+    expect(kept.at(-1)!.t - kept[0]!.t).toBeGreaterThan(1800); // ≈ 2 s kept, at a lower frame rate
+    expect(ring.fps).toBe(10);
+  });
+
+  it('the motion meter sees a moving square and not a still frame', () => {
+    const bytes = syntheticY4m(12, 6);
+    const frames = new Y4mReader().push(bytes);
+    const m = new MotionMeter(160, 120, 2);
+    const levels = frames.map((f) => m.push(f));
+    expect(Math.max(...levels.slice(0, 6))).toBe(0);
+    expect(Math.min(...levels.slice(7))).toBeGreaterThan(0);
+  });
+});
+
+describe('camera source: frames off the main thread, through the detector (issue 16)', () => {
+  let source: CameraSource | null = null;
+  afterEach(async () => {
+    await source?.stop();
+    source = null;
+  });
+
+  async function run(camera: CameraConfig): Promise<{ messages: { m: TrackerMessage; timeBase: number }[]; source: CameraSource }> {
+    const messages: { m: TrackerMessage; timeBase: number }[] = [];
+    const errors: string[] = [];
+    let ended: () => void = () => undefined;
+    const done = new Promise<void>((r) => (ended = r));
+    source = new CameraSource({
+      table: 't1',
+      camera,
+      processor: { module: STUB, options: { strikeAt: 5, contacts: [10, 20, 30], restAfter: 40 } },
+      realtime: false,
+      now: () => 5_000_000 + Date.now(),
+      onMessage: (m, timeBase) => messages.push({ m, timeBase }),
+      onError: (e) => errors.push(e),
+      onEnded: ended,
+    });
+    await source.start();
+    await done;
+    expect(errors).toEqual([]);
+    return { messages, source };
+  }
+
+  it('a .y4m file (no ffmpeg needed): every frame reaches the detector and its messages the hub', async () => {
+    const file = join(dir, 'moving.y4m');
+    writeFileSync(file, syntheticY4m(60, 10));
+    const { messages, source: s } = await run(cameraConfig({ file }));
+    expect(messages.map((x) => x.m.type)).toEqual(['strike', 'shot', 'rest']);
+    const shot = messages[1]!.m;
+    expect(shot.type === 'shot' && shot.shot.events.map((e) => e.t)).toEqual([367, 700, 1033]);
+    expect(Math.abs(messages[0]!.timeBase - (5_000_000 + Date.now()))).toBeLessThan(10_000);
+    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    expect(s.stats.frames).toBe(60);
+    expect(s.stats.dropped).toBe(0);
+  });
+
+  it.skipIf(noFfmpeg)('a video file in another format goes through ffmpeg, and a clip of the last seconds is written', async () => {
+    const file = join(dir, 'testsrc.mp4');
+    execFileSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30:duration=2', '-pix_fmt', 'yuv420p', '-y', file]);
+    const { messages, source: s } = await run(cameraConfig({ file }));
+    expect(messages.map((x) => x.m.type)).toEqual(['strike', 'shot', 'rest']);
+    const clip = await s.clip(join(dir, 'clips', 'shot-1.mp4'));
+    expect(clip).toMatchObject({ ok: true, frames: 60 }); // the last 2 s at 30 fps
+    expect(statSync(clip.path).size).toBeGreaterThan(1000);
+    expect(readFileSync(clip.path).subarray(4, 8).toString()).toBe('ftyp');
+  });
+
+  it.skipIf(noFfmpeg)('ffmpeg capture args for a V4L2 device name the device, size and rate', async () => {
+    const { captureArgs } = await import('../../hub/camera/ffmpeg.ts');
+    expect(captureArgs({ device: '/dev/video2', width: 1280, height: 720, fps: 60 }).join(' ')).toBe(
+      '-hide_banner -loglevel error -nostdin -f v4l2 -framerate 60 -video_size 1280x720 -i /dev/video2 -an -vf scale=1280:720 -f rawvideo -pix_fmt yuv420p -',
+    );
+  });
+
+  it('a missing file is an error naming it, before any frame', async () => {
+    source = new CameraSource({ table: 't1', camera: cameraConfig({ file: join(dir, 'nope.y4m') }), processor: null, now: Date.now, onMessage: () => undefined });
+    await expect(source.start()).rejects.toThrow(/nope\.y4m/);
+  });
+});

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Hono } from 'hono';
+import { h } from '../html.ts';
+import { layout } from '../pages/layout.ts';
+import { jsonError, tableParam, type AppDeps, type Env } from './common.ts';
+
+/**
+ * `/tracker/:table` (issue 16): a phone or tablet above the table as the camera. The page
+ * takes the device camera (getUserMedia), runs the detector on each frame
+ * (`FrameProcessor`, loaded from `?processor=URL`, by default /static/tracker-processor.js:
+ * issue 15's detector built for the browser) and publishes its tracker messages over
+ * MQTT-over-WebSocket with a tracker identity: a broker user allowed to publish on
+ * `<base>/tables/<table>/tracker`. The page itself holds no secret; the broker login does.
+ */
+let mqttBundle: Promise<string> | null = null;
+
+export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
+  app.get('/tracker/:table', (c) => {
+    const table = tableParam(c);
+    const processor = c.req.query('processor') ?? '/static/tracker-processor.js';
+    if (!/^\/[A-Za-z0-9_./-]+\.m?js$/.test(processor)) return jsonError(400, 'processor: a same-origin path of a JavaScript module');
+    const body = h`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}" data-processor="${processor}">
+  <h1>Tracker · table ${table}</h1>
+  <form id="tracker-form" class="form-grid">
+    <label>Broker (WebSocket) <input name="broker" required></label>
+    <label>Tracker user <input name="username" required autocomplete="username"></label>
+    <label>Password <input name="password" type="password" required autocomplete="current-password"></label>
+    <label>Frames per second <input name="fps" type="number" min="1" max="60" value="30"></label>
+    <button type="submit" class="btn">Start</button>
+  </form>
+  <p id="tracker-status" class="muted" role="status">Not started.</p>
+  <video id="tracker-video" playsinline muted autoplay></video>
+  <dl id="tracker-stats"><dt>Frames</dt><dd id="tracker-frames">0</dd><dt>Messages</dt><dd id="tracker-messages">0</dd></dl>
+</main>`;
+    return c.html(layout({ title: `Tracker · table ${table}`, body, scripts: ['tracker.js'], nav: false }));
+  });
+
+  // mqtt.js's browser build, from the package the hub already depends on.
+  app.get('/static/vendor/mqtt.esm.js', async (c) => {
+    mqttBundle ??= readFile(createRequire(import.meta.url).resolve('mqtt/dist/mqtt.esm'), 'utf8');
+    try {
+      return c.body(await mqttBundle, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' });
+    } catch {
+      mqttBundle = null;
+      return jsonError(404, 'mqtt.js browser build not found');
+    }
+  });
+}
