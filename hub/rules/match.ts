@@ -179,7 +179,9 @@ export class Match {
       this.commit(() => this.settle(core, ctx, distinct[0]!, null));
       return ok(undefined);
     }
-    const prompt = buildPrompt(ctx, distinct, scanned.undetermined, scanned.overflow);
+    const extras = (this.variant.promptExtras?.(ctx) ?? []) as Outcome[];
+    const offered = distinctOutcomes([...distinct, ...extras.filter((x) => !distinct.some((o) => effectKey(o) === effectKey(x)))]);
+    const prompt = buildPrompt(ctx, offered, scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)));
     this.commit(() => ({ ...core, status: 'awaiting-referee', prompt }));
     return ok(undefined);
   }
@@ -230,8 +232,10 @@ export class Match {
       if (rulingClass(chosen, ctx.shooter) !== ruling) return err(`ruling: option ${option} is not a '${ruling}' outcome`);
     } else {
       const fitting = prompt.outcomes.filter((o) => rulingClass(o, ctx.shooter) === ruling);
-      if (fitting.length > 1) return err(`ruling '${ruling}' fits ${fitting.length} outcomes: add "option" with the index of one`);
-      chosen = fitting[0];
+      // RULES §11 (CONTRACT §1.3 answers): a plain ruling stands when every option it fits has one effect
+      // on the score and the turn; where they differ only in where balls go, the referee is told each possibility.
+      chosen = fitting.length > 1 ? sameEffect(fitting) : fitting[0];
+      if (fitting.length > 1 && !chosen) return err(`ruling '${ruling}' fits ${fitting.length} outcomes with different effects: add "option" with the index of one`);
       if (!chosen && ruling === 'foul') chosen = this.variant.refereeFoul(ctx) as Outcome;
       if (!chosen) {
         const allowed = [...new Set(prompt.outcomes.map((o) => rulingClass(o, ctx.shooter))), 'foul'];
@@ -408,11 +412,37 @@ function distinctOutcomes(outcomes: Outcome[]): Outcome[] {
   return [...byEffect.values()];
 }
 
-function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedFact[], overflow: boolean): OpenPrompt {
-  const assumptions = outcomes.flatMap((o) => (o.assumption ? [o.assumption] : []));
+/**
+ * One outcome for options that differ only in their instructions (which ball is respotted where),
+ * or undefined when they differ in anything the score, the turn or the next shot depends on. The
+ * instructions name each possibility, without coordinates: the referee places what happened.
+ */
+function sameEffect(options: readonly Outcome[]): Outcome | undefined {
+  const bare = (o: Outcome) => effectKey({ ...o, instructions: [] });
+  const first = options[0]!;
+  if (options.some((o) => bare(o) !== bare(first))) return undefined;
+  const key = (i: Instruction) => JSON.stringify(i);
+  const common = (first.instructions ?? []).filter((i) => options.every((o) => (o.instructions ?? []).some((j) => key(j) === key(i))));
+  const commonKeys = new Set(common.map(key));
+  const possibilities: Instruction[] = [];
+  options.forEach((o, k) => {
+    for (const i of o.instructions ?? []) {
+      if (commonKeys.has(key(i))) continue;
+      possibilities.push({ item: i.item, to: `${i.to} (possibility ${k + 1} of ${options.length}: only if it was ${i.item})`, rule: i.rule });
+    }
+  });
+  return { ...first, instructions: [...common, ...possibilities], assumption: undefined };
+}
+
+function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedFact[], overflow: boolean, answers: ReadonlySet<string>): OpenPrompt {
+  // Assumptions of the readings are facts in question; those of extra answers ("could not tell") are not.
+  const assumptions = outcomes.flatMap((o) => (o.assumption && !answers.has(effectKey(o)) ? [o.assumption] : []));
   const rules = [...new Set(outcomes.flatMap((o) => o.rules))];
   const parts: string[] = [];
-  if (facts.length > 0) parts.push(`the sensors could not tell ${facts.map(describeFact).join('; ')}`);
+  // RULES §10: a prompt names the facts in question; one that rests on facts outside the events names those.
+  if (assumptions.length > 0) facts = [...facts, { event: -1, kind: 'unobserved', field: 'assumption', candidates: [...new Set(assumptions)] }];
+  const eventFacts = facts.filter((f) => f.kind !== 'unobserved');
+  if (eventFacts.length > 0) parts.push(`the sensors could not tell ${eventFacts.map(describeFact).join('; ')}`);
   // Facts outside the events (ball positions, how a white reached the skittles): the options name them.
   if (assumptions.length > 0) parts.push(`it depends on facts the sensors do not give: ${assumptions.join(', or ')}`);
   if (overflow) parts.push('the shot has too many unknown contacts to weigh');

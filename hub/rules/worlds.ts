@@ -36,9 +36,11 @@ export interface Scanner<S> {
 
 /** A fact the sensors left open, with every value some reading gave it. */
 export interface UndeterminedFact {
+  /** The event's index; -1 for a fact no event carries (`kind: 'unobserved'`). */
   event: number;
-  kind: ShotEvent['kind'];
-  field: 'ball' | 'balls' | 'by';
+  /** `unobserved`: a fact outside the events (where the balls lay, how a white was set moving). */
+  kind: ShotEvent['kind'] | 'unobserved';
+  field: 'ball' | 'balls' | 'by' | 'assumption';
   candidates: string[];
 }
 
@@ -109,7 +111,12 @@ export function enumerateWorlds<S>(
   events.forEach((event, index) => {
     if (event.kind === 'foul') return;
     const next: Branch<S>[] = [];
-    for (const branch of branches) {
+    // A ball this event names as moving must have been set moving by an earlier contact: readings
+    // in which it lay still are dropped. If no reading has it moving, the events are incomplete
+    // (a contact the sensors missed): all readings are kept and the variant judges that case.
+    const needs = movingNeeded(event, balls);
+    const consistent = needs === 0 ? branches : branches.filter((b) => (b.moving & needs) !== 0);
+    for (const branch of consistent.length > 0 ? consistent : branches) {
       const options = readings(event, index, branch.moving, balls);
       for (const [k, option] of options.entries()) {
         if (option.unknown) {
@@ -147,6 +154,16 @@ export function enumerateWorlds<S>(
     inferred,
     overflow,
   };
+}
+
+/** Balls of which at least one must already move for the event to happen (0: no condition beyond the readings'). */
+function movingNeeded(event: Exclude<ShotEvent, { kind: 'foul' }>, balls: readonly BallId[]): number {
+  if (event.kind === 'ball') {
+    const [a, b] = event.balls;
+    return a !== null && b !== null ? bitOf(balls, a as BallId) | bitOf(balls, b as BallId) : 0;
+  }
+  const known = event.kind === 'skittle' ? event.by : event.ball;
+  return known === null ? 0 : bitOf(balls, known as BallId);
 }
 
 function isKnown(event: ShotEvent): boolean {
