@@ -367,13 +367,14 @@ export class Match {
     const over = core.status === 'finished' || core.status === 'drawn';
     const players: PlayerView[] = this.setup.players.map((name, i) => {
       const p = core.players[i]!;
-      const made = this.variant.scoring === 'countdown' ? this.options.targets[i]! - p.score : p.score;
+      // Countdown displays (RULES §11): what is left never shows below 0, and there is no average.
+      const countdown = this.variant.scoring === 'countdown';
       return {
         name,
-        score: p.score,
+        score: countdown ? Math.max(0, p.score) : p.score,
         innings: p.innings,
         highRun: p.highRun,
-        average: p.innings > 0 ? Math.round((made / p.innings) * 1000) / 1000 : 0,
+        average: countdown ? null : p.innings > 0 ? Math.round((p.score / p.innings) * 1000) / 1000 : 0,
         run: i === core.turn && !over ? p.run : 0,
         target: this.options.targets[i]!,
       };
