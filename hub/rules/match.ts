@@ -6,6 +6,11 @@ import { err, ok } from './variant.ts';
 import { validateShot } from './validate.ts';
 import { variantById } from './variants/index.ts';
 import { enumerateWorlds, type UndeterminedFact } from './worlds.ts';
+import type { PhysicalBounds } from './bounds.ts';
+import { LIKELIHOOD_MODEL } from './likelihood.ts';
+import { MATCH_TABLE, type TableSize } from './options.ts';
+import { CAROM_BALL_MM } from './table.ts';
+import type { SkittleTable } from './skittles/geometry.ts';
 import type { MatchView, PlayerView, PromptView, ShotResult } from './view.ts';
 
 interface PlayerCore {
@@ -45,6 +50,15 @@ interface Frame {
   adjustments: number;
 }
 
+/** How the engine reads shots; not part of a match log. */
+export interface EngineConfig {
+  /**
+   * false: only "a ball at rest cannot hit anything" prunes readings — no "a named ball was set
+   * moving" rule and no timing bounds. For the accuracy bench's before/after figures.
+   */
+  pruning?: boolean;
+}
+
 /** Undo keeps the applied inputs (the log itself) and a full state every this many inputs. */
 const CHECKPOINT_EVERY = 32;
 
@@ -71,7 +85,7 @@ export class Match {
   private readonly results: ShotResult[] = [];
   private readonly adjustments: Adjustment[] = [];
 
-  private constructor(setup: MatchSetup, variant: AnyVariant, options: MatchOptionsBase & Record<string, unknown>) {
+  private constructor(setup: MatchSetup, variant: AnyVariant, options: MatchOptionsBase & Record<string, unknown>, readonly config: EngineConfig) {
     this.setup = setup;
     this.variant = variant;
     this.options = options;
@@ -98,7 +112,7 @@ export class Match {
     };
   }
 
-  static create(setup: MatchSetup): Result<Match> {
+  static create(setup: MatchSetup, config: EngineConfig = {}): Result<Match> {
     const variant = variantById(setup.variant);
     if (!variant) return err(`match.variant: unknown variant '${setup.variant}'`);
     if (setup.players.length < 2 || setup.players.length > variant.maxPlayers) {
@@ -107,7 +121,7 @@ export class Match {
     if (new Set(setup.players).size !== setup.players.length) return err('match.players: player names must differ');
     const options = variant.parseOptions(setup);
     if (!options.ok) return options;
-    return ok(new Match(setup, variant, options.value));
+    return ok(new Match(setup, variant, options.value, config));
   }
 
   apply(input: MatchInput): Result<void> {
@@ -168,11 +182,22 @@ export class Match {
     if (!checked.ok) return checked;
 
     const ctx = this.contextFor(shot);
-    const scanned = enumerateWorlds(shot.events, this.variant.balls, core.cueBall, this.variant.scanner(ctx));
+    const scanned = enumerateWorlds(shot.events, this.variant.balls, core.cueBall, this.variant.scanner(ctx), {
+      ...(this.config.pruning === false ? { pruning: false } : { bounds: boundsFor(this.variant, this.options) }),
+      likelihood: { model: LIKELIHOOD_MODEL, variant: this.variant.id },
+    });
     const outcomes: Outcome[] = [];
+    // How likely each effect is: the weights of the readings that lead to it (a reading judged
+    // several ways, on facts outside the events, shares its weight among them).
+    const weights = new Map<string, number>();
     for (const world of scanned.worlds) {
       const judged = this.variant.judge(ctx, world.state);
-      for (const outcome of Array.isArray(judged) ? judged : [judged]) outcomes.push(outcome as Outcome);
+      const list = (Array.isArray(judged) ? judged : [judged]) as Outcome[];
+      for (const outcome of list) {
+        outcomes.push(outcome);
+        const key = effectKey(outcome);
+        weights.set(key, (weights.get(key) ?? 0) + world.weight / list.length);
+      }
     }
     const distinct = distinctOutcomes(outcomes);
     if (distinct.length === 1 && !scanned.overflow) {
@@ -181,7 +206,7 @@ export class Match {
     }
     const extras = (this.variant.promptExtras?.(ctx) ?? []) as Outcome[];
     const offered = distinctOutcomes([...distinct, ...extras.filter((x) => !distinct.some((o) => effectKey(o) === effectKey(x)))]);
-    const prompt = buildPrompt(ctx, offered, scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)));
+    const prompt = buildPrompt(ctx, rankByLikelihood(offered, weights), scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)));
     this.commit(() => ({ ...core, status: 'awaiting-referee', prompt }));
     return ok(undefined);
   }
@@ -435,7 +460,29 @@ function sameEffect(options: readonly Outcome[]): Outcome | undefined {
   return { ...first, instructions: [...common, ...possibilities], assumption: undefined };
 }
 
-function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedFact[], overflow: boolean, answers: ReadonlySet<string>): OpenPrompt {
+/**
+ * The options with their likelihood (share of the readings' weight), most likely first. Answers
+ * that are no reading of the sensors ("could not tell") get 0. Ties keep the engine's order.
+ */
+function rankByLikelihood(outcomes: Outcome[], weights: ReadonlyMap<string, number>): { outcome: Outcome; likelihood: number }[] {
+  const raw = outcomes.map((o) => weights.get(effectKey(o)) ?? 0);
+  const total = raw.reduce((a, b) => a + b, 0);
+  return outcomes
+    .map((outcome, k) => ({ outcome, likelihood: total > 0 ? raw[k]! / total : 1 / outcomes.length, k }))
+    .sort((a, b) => b.likelihood - a.likelihood || a.k - b.k)
+    .map(({ outcome, likelihood }) => ({ outcome, likelihood }));
+}
+
+function boundsFor(variant: AnyVariant, options: Record<string, unknown>): PhysicalBounds {
+  if (variant.family === 'skittles') {
+    const table = options.table as SkittleTable;
+    return { table: table.size, ballDiameter: table.ball, separateAfterContact: false };
+  }
+  return { table: (options.table as TableSize | undefined) ?? MATCH_TABLE, ballDiameter: CAROM_BALL_MM, separateAfterContact: true };
+}
+
+function buildPrompt(ctx: ShotContext, ranked: { outcome: Outcome; likelihood: number }[], facts: UndeterminedFact[], overflow: boolean, answers: ReadonlySet<string>): OpenPrompt {
+  const outcomes = ranked.map((r) => r.outcome);
   // Assumptions of the readings are facts in question; those of extra answers ("could not tell") are not.
   const assumptions = outcomes.flatMap((o) => (o.assumption && !answers.has(effectKey(o)) ? [o.assumption] : []));
   const rules = [...new Set(outcomes.flatMap((o) => o.rules))];
@@ -462,6 +509,7 @@ function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedF
         turnPasses: o.turnPasses,
         rules: o.rules,
         ...(o.assumption ? { assumption: o.assumption } : {}),
+        likelihood: Math.round(ranked[index]!.likelihood * 1000) / 1000,
       })),
     },
   };

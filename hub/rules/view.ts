@@ -70,5 +70,7 @@ export interface PromptView {
     turnPasses: boolean;
     rules: readonly string[];
     assumption?: string;
+    /** Extension: how likely this option is by the sensors' evidence (0–1, options sum to 1); options come most likely first. Never decides. */
+    likelihood: number;
   }[];
 }

@@ -53,7 +53,7 @@ describe('general carom rules (RULES §1)', () => {
 
   it('G-5 an unknown first ball on a scoring break is put to the referee', () => {
     const m = newMatch('carom');
-    const v = play(m, shot(ball(null, null), ball('white', 'yellow')));
+    const v = play(m, shot(ball(null, null), rail('foot', 'white'), ball('white', 'yellow')));
     expect(v.status).toBe('awaiting-referee');
     expect(v.prompt!.options.map((o) => o.ruling).sort()).toEqual(['foul', 'score']);
     expect(v.prompt!.facts[0]).toMatchObject({ event: 0, field: 'balls' });
