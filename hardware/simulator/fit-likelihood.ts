@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
 import { VARIANT_IDS, type BallId } from '../../hub/rules/ids.ts';
-import { candidateKeys, initialTrack, stepTrack, type LikelihoodModel, type Track } from '../../hub/rules/likelihood.ts';
+import { candidateKeys, initialTrack, MIN_SUPPORT, stepTrack, type LikelihoodModel, type Track } from '../../hub/rules/likelihood.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import { variantById } from '../../hub/rules/variants/index.ts';
@@ -29,7 +29,8 @@ export function fitLikelihood(variants: readonly string[] = VARIANT_IDS, seeds: 
       forEachPlannedShot(variant, seed, shotsPerSeed, (shot, cueBall) => countShot(counts, variant, shot, cueBall));
     }
   }
-  const sorted = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // Keys seen too rarely are never consulted (likelihood.ts falls back to a coarser one): not stored.
+  const sorted = Object.fromEntries(Object.entries(counts).filter(([, c]) => c[1] >= MIN_SUPPORT).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     version: MODEL_VERSION,
     description: `fitted by hardware/simulator/fit-likelihood.ts on ${shotsPerSeed} physics shots per seed (${seeds.join(', ')}) per game`,

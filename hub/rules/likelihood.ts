@@ -19,10 +19,23 @@ export interface LikelihoodModel {
   counts: Readonly<Record<string, readonly [number, number]>>;
 }
 
-export const LIKELIHOOD_MODEL: LikelihoodModel = fitted as LikelihoodModel;
+export const LIKELIHOOD_MODEL: LikelihoodModel = checkModel(fitted);
+
+/** The model file is data: it is checked once, so a bad refit fails loudly at start, naming the key. */
+export function checkModel(data: unknown): LikelihoodModel {
+  const m = data as { version?: unknown; description?: unknown; counts?: unknown };
+  if (typeof m !== 'object' || m === null || !Number.isInteger(m.version) || typeof m.description !== 'string' || typeof m.counts !== 'object' || m.counts === null) {
+    throw new Error('likelihood model: expected {version, description, counts}');
+  }
+  for (const [key, c] of Object.entries(m.counts)) {
+    const ok = Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1]) && c[0] >= 0 && c[0] <= c[1];
+    if (!ok) throw new Error(`likelihood model: counts['${key}'] must be [truths, candidates] with 0 ≤ truths ≤ candidates`);
+  }
+  return m as LikelihoodModel;
+}
 
 /** A key is used once it has been a candidate this often; otherwise a coarser key is used. */
-const MIN_SUPPORT = 12;
+export const MIN_SUPPORT = 12;
 
 /** What the model remembers of a reading as the shot goes on. */
 export interface Track {
