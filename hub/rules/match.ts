@@ -1,6 +1,6 @@
 import type { BallId, FoulKind } from './ids.ts';
 import type { MatchInput, MatchSetup, Positions, RefereeInput, Ruling, Shot } from './events.ts';
-import { effectKey, rulingClass, type Instruction, type Outcome, type ShotContext } from './outcome.ts';
+import { effectKey, priorShares, rulingClass, type Instruction, type Outcome, type ShotContext } from './outcome.ts';
 import type { AnyVariant, MatchOptionsBase, Result } from './variant.ts';
 import { err, ok } from './variant.ts';
 import { validateShot } from './validate.ts';
@@ -193,11 +193,12 @@ export class Match {
     for (const world of scanned.worlds) {
       const judged = this.variant.judge(ctx, world.state);
       const list = (Array.isArray(judged) ? judged : [judged]) as Outcome[];
-      for (const outcome of list) {
+      const shares = priorShares(list);
+      list.forEach((outcome, k) => {
         outcomes.push(outcome);
         const key = effectKey(outcome);
-        weights.set(key, (weights.get(key) ?? 0) + world.weight / list.length);
-      }
+        weights.set(key, (weights.get(key) ?? 0) + world.weight * shares[k]!);
+      });
     }
     const distinct = distinctOutcomes(outcomes);
     if (distinct.length === 1 && !scanned.overflow) {

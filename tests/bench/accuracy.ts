@@ -14,6 +14,9 @@ import { LIKELIHOOD_MODEL } from '../../hub/rules/likelihood.ts';
  */
 const SHOTS = Number(process.env.ACCURACY_SHOTS ?? 1000);
 const SEED = 2026;
+/** ACCURACY_GAMES=carom,skittles-5 runs only those games. */
+const GAMES = process.env.ACCURACY_GAMES ? process.env.ACCURACY_GAMES.split(',') : VARIANT_IDS;
+for (const g of GAMES) if (!(VARIANT_IDS as readonly string[]).includes(g)) throw new Error(`ACCURACY_GAMES: unknown game '${g}'`);
 if (!Number.isInteger(SHOTS) || SHOTS < 1) throw new Error(`ACCURACY_SHOTS must be a positive whole number, not '${process.env.ACCURACY_SHOTS}'`);
 if ((FIT_SEEDS as readonly number[]).includes(SEED)) throw new Error('the bench seed must not be a fitting seed');
 
@@ -24,7 +27,7 @@ console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 const examples: string[] = [];
 let top1 = 0;
 let prompts = 0;
-for (const variant of VARIANT_IDS) {
+for (const variant of GAMES) {
   const s = measureAccuracy(variant, SHOTS, SEED, 'sensors');
   const before = measureAccuracy(variant, SHOTS, SEED, 'sensors', 'physics', { pruning: false });
   const t = measureAccuracy(variant, SHOTS, SEED, 'tracker');

@@ -187,10 +187,20 @@ function judgeZoneLimit(
     }
     const stayed = end === undefined ? undefined : end !== null && (reading.zone === UNSEEN_ZONE || sameZone(end, reading.zone));
     const left = end === undefined ? undefined : end === null || (reading.zone !== UNSEEN_ZONE && !sameZone(end, reading.zone));
-    if (left !== false) outcomes.push(scored(`the object balls started held in ${where} past its limit and one left it`));
-    if (stayed !== false) outcomes.push({ ...noScore, assumption: `the object balls started held in ${where} past its limit and stayed in it` });
+    const unseen = reading.zone === UNSEEN_ZONE;
+    if (left !== false) outcomes.push({ ...scored(`the object balls started held in ${where} past its limit and one left it`), prior: unseen ? 1 - heldPrior(geometry) / 2 : 0.5 });
+    if (stayed !== false) outcomes.push({ ...noScore, assumption: `the object balls started held in ${where} past its limit and stayed in it`, prior: unseen ? heldPrior(geometry) / 2 : 0.5 });
   }
   return mergeZoneReadings(outcomes);
+}
+
+/**
+ * Ranking only: how likely two object balls nobody saw lie in one zone — about the sum over
+ * zones of (zone area / table area)²: small for the corner triangles (4 × (45,000 mm² /
+ * 4 m²)² ≈ 0.0005, taken as 0.01), larger for a balkline grid (≈ 0.15). Half of those stay.
+ */
+function heldPrior(geometry: ZoneGeometry): number {
+  return geometry.kind === 'corner-triangles' ? 0.01 : 0.15;
 }
 
 /** A carry zone whose balls were never seen: some zone, with at most `count` caroms made there. */
@@ -245,7 +255,8 @@ function mergeZoneReadings(outcomes: Outcome<CaromCarry>[]): Judgement<CaromCarr
     const same = zones.every((z) => JSON.stringify(z) === JSON.stringify(zones[0]));
     const counts = zones.map((z) => z?.count ?? 0);
     const zone = same ? zones[0]! : { id: UNSEEN_ZONE, count: Math.max(...counts) };
-    return { ...first, carry: { ...first.carry, zone }, assumption: group.map((o) => o.assumption).filter((a): a is string => a !== undefined).join(', or ') || undefined };
+    const prior = group.reduce((sum, o) => sum + (o.prior ?? 1), 0);
+    return { ...first, carry: { ...first.carry, zone }, prior, assumption: group.map((o) => o.assumption).filter((a): a is string => a !== undefined).join(', or ') || undefined };
   });
   if (merged.length === 1) return { ...merged[0]!, assumption: undefined };
   return merged;
