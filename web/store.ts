@@ -6,7 +6,7 @@ import type { Availability, TableEvent, TableHealth, TableState } from '../hub/c
  * The latest of everything each table published, kept in memory. Payloads are parsed once
  * here (STYLE 10): the fields the panel reads are checked, the rest passes through untouched.
  */
-const player = z.looseObject({ name: z.string(), score: z.number(), innings: z.number(), highRun: z.number(), average: z.number() });
+const player = z.looseObject({ name: z.string(), score: z.number(), innings: z.number(), highRun: z.number(), average: z.number().nullable() });
 const stateSchema = z.looseObject({
   table: z.string(),
   seq: z.number(),

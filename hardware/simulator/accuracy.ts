@@ -1,5 +1,5 @@
 import type { Shot } from '../../hub/rules/events.ts';
-import { Match } from '../../hub/rules/match.ts';
+import { Match, type EngineConfig } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import type { MatchView, ShotResult } from '../../hub/rules/view.ts';
 import { PhysicsTable } from './physics/planner.ts';
@@ -21,6 +21,10 @@ export interface AccuracyCount {
   correct: number;
   prompted: number;
   wrong: number;
+  /** Prompts whose most likely option (the first) was the truth. */
+  top1: number;
+  /** Sum over prompts of Σ (likelihood − [option is the truth])². */
+  brier: number;
   /** The first wrong decisions, for the report. */
   wrongExamples: string[];
 }
@@ -39,18 +43,18 @@ export function sensorView(shot: Shot): Shot {
 
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
 
-export function measureAccuracy(variant: string, shots: number, seed: number, sensors: SensorSet, planner: PlannerKind = 'physics'): AccuracyCount {
+export function measureAccuracy(variant: string, shots: number, seed: number, sensors: SensorSet, planner: PlannerKind = 'physics', config: EngineConfig = {}): AccuracyCount {
   const setup = { variant, players: ['Ana', 'Ben'], target: variant === 'artistic' ? 1 : 100_000, options: variant === 'artistic' ? { figures: 12 } : {} };
-  const count: AccuracyCount = { variant, shots: 0, correct: 0, prompted: 0, wrong: 0, wrongExamples: [] };
+  const count: AccuracyCount = { variant, shots: 0, correct: 0, prompted: 0, wrong: 0, top1: 0, brier: 0, wrongExamples: [] };
   const random = seededRandom(seed);
   let truth = create(setup);
-  let seen = create(setup);
+  let seen = create(setup, config);
   const physics = new PhysicsTable(variant);
   while (count.shots < shots) {
     let view = truth.view();
     if (view.status === 'finished' || view.status === 'drawn') {
       truth = create(setup);
-      seen = create(setup);
+      seen = create(setup, config);
       view = truth.view();
     }
     const figure = (view as MatchView & { figure?: { sequence: string[] } }).figure?.sequence;
@@ -70,23 +74,26 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
         count.wrong += 1; // the truth is not even offered: as bad as a wrong decision
         if (count.wrongExamples.length < 3) count.wrongExamples.push(`prompt without the truth: ${JSON.stringify(shot.events)}`);
         truth = create(setup);
-        seen = create(setup);
+        seen = create(setup, config);
         continue;
       }
+      const options = sensed.prompt!.options;
+      if (options[0] === option) count.top1 += 1;
+      count.brier += options.reduce((sum, o) => sum + (o.likelihood - (o === option ? 1 : 0)) ** 2, 0);
       must(seen.apply({ kind: 'referee', referee: { ruling: option.ruling, option: option.index } }));
     } else if (outcome(sensed.shots.at(-1)!) === outcome(expected)) count.correct += 1;
     else {
       count.wrong += 1;
       if (count.wrongExamples.length < 3) count.wrongExamples.push(`${JSON.stringify(shot.events)}: sensed ${outcome(sensed.shots.at(-1)!)} truth ${outcome(expected)}`);
       truth = create(setup); // start both again in step
-      seen = create(setup);
+      seen = create(setup, config);
     }
   }
   return count;
 }
 
-function create(setup: Parameters<typeof Match.create>[0]): Match {
-  const m = Match.create(setup);
+function create(setup: Parameters<typeof Match.create>[0], config: EngineConfig = {}): Match {
+  const m = Match.create(setup, config);
   if (!m.ok) throw new Error(m.error);
   return m.value;
 }

@@ -71,7 +71,7 @@ function figureShot(ctx: PlanContext, figure: readonly string[]): PlannedShot {
   const tokens = success ? [...figure] : figure.slice(0, Math.max(1, Math.floor(r() * figure.length)));
   let t = 100;
   const events: ShotEvent[] = tokens.map((token) => {
-    t += 200 + Math.round(r() * 300);
+    t += 250 + Math.round(r() * 300); // ≥ 0.25 s: a ball crossing the table from rail to rail needs 0.23 s at the fastest (hub/rules/bounds.ts)
     if (token === 'red' || token === 'other') return { kind: 'ball', balls: [cue, token === 'red' ? 'red' : other], t };
     const rail = token === 'cushion' ? pick(RAILS, r) : (token.slice('cushion:'.length) as Rail);
     return { kind: 'cushion', rail, ball: cue, t };

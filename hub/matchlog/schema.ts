@@ -17,6 +17,7 @@ export const eventSchema = z.discriminatedUnion('kind', [
     kind: z.literal('foul'),
     foul: z.enum(FOUL_KINDS),
     by: z.enum(['shooter', 'opponent']).optional().transform((v) => v ?? 'shooter'),
+    ball: ballId.optional(),
     t: time,
   }),
 ]);

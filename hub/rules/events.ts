@@ -11,7 +11,7 @@ export type ShotEvent =
   | { kind: 'skittle'; skittle: SkittleId; by: string | null; t?: number }
   | { kind: 'pocket'; ball: string | null; t?: number }
   | { kind: 'off-table'; ball: string | null; t?: number }
-  | { kind: 'foul'; foul: FoulKind; by: 'shooter' | 'opponent'; t?: number };
+  | { kind: 'foul'; foul: FoulKind; by: 'shooter' | 'opponent'; t?: number; /** SK5-10: the ball stopped (a white when not named). */ ball?: string };
 
 export type Point = readonly [number, number];
 export type Positions = Readonly<Record<string, Point>>;

@@ -1,11 +1,16 @@
 import type { BallId, FoulKind } from './ids.ts';
 import type { MatchInput, MatchSetup, Positions, RefereeInput, Ruling, Shot } from './events.ts';
-import { effectKey, rulingClass, type Instruction, type Outcome, type ShotContext } from './outcome.ts';
+import { effectKey, priorShares, rulingClass, type Instruction, type Outcome, type ShotContext } from './outcome.ts';
 import type { AnyVariant, MatchOptionsBase, Result } from './variant.ts';
 import { err, ok } from './variant.ts';
 import { validateShot } from './validate.ts';
 import { variantById } from './variants/index.ts';
 import { enumerateWorlds, type UndeterminedFact } from './worlds.ts';
+import type { PhysicalBounds } from './bounds.ts';
+import { LIKELIHOOD_MODEL } from './likelihood.ts';
+import { MATCH_TABLE, type TableSize } from './options.ts';
+import { CAROM_BALL_MM } from './table.ts';
+import type { SkittleTable } from './skittles/geometry.ts';
 import type { MatchView, PlayerView, PromptView, ShotResult } from './view.ts';
 
 interface PlayerCore {
@@ -45,6 +50,15 @@ interface Frame {
   adjustments: number;
 }
 
+/** How the engine reads shots; not part of a match log. */
+export interface EngineConfig {
+  /**
+   * false: only "a ball at rest cannot hit anything" prunes readings — no "a named ball was set
+   * moving" rule and no timing bounds. For the accuracy bench's before/after figures.
+   */
+  pruning?: boolean;
+}
+
 /** Undo keeps the applied inputs (the log itself) and a full state every this many inputs. */
 const CHECKPOINT_EVERY = 32;
 
@@ -71,7 +85,7 @@ export class Match {
   private readonly results: ShotResult[] = [];
   private readonly adjustments: Adjustment[] = [];
 
-  private constructor(setup: MatchSetup, variant: AnyVariant, options: MatchOptionsBase & Record<string, unknown>) {
+  private constructor(setup: MatchSetup, variant: AnyVariant, options: MatchOptionsBase & Record<string, unknown>, readonly config: EngineConfig) {
     this.setup = setup;
     this.variant = variant;
     this.options = options;
@@ -98,7 +112,7 @@ export class Match {
     };
   }
 
-  static create(setup: MatchSetup): Result<Match> {
+  static create(setup: MatchSetup, config: EngineConfig = {}): Result<Match> {
     const variant = variantById(setup.variant);
     if (!variant) return err(`match.variant: unknown variant '${setup.variant}'`);
     if (setup.players.length < 2 || setup.players.length > variant.maxPlayers) {
@@ -107,7 +121,7 @@ export class Match {
     if (new Set(setup.players).size !== setup.players.length) return err('match.players: player names must differ');
     const options = variant.parseOptions(setup);
     if (!options.ok) return options;
-    return ok(new Match(setup, variant, options.value));
+    return ok(new Match(setup, variant, options.value, config));
   }
 
   apply(input: MatchInput): Result<void> {
@@ -168,18 +182,32 @@ export class Match {
     if (!checked.ok) return checked;
 
     const ctx = this.contextFor(shot);
-    const scanned = enumerateWorlds(shot.events, this.variant.balls, core.cueBall, this.variant.scanner(ctx));
+    const scanned = enumerateWorlds(shot.events, this.variant.balls, core.cueBall, this.variant.scanner(ctx), {
+      ...(this.config.pruning === false ? { pruning: false } : { bounds: boundsFor(this.variant, this.options) }),
+      likelihood: { model: LIKELIHOOD_MODEL, variant: this.variant.id },
+    });
     const outcomes: Outcome[] = [];
+    // How likely each effect is: the weights of the readings that lead to it (a reading judged
+    // several ways, on facts outside the events, shares its weight among them).
+    const weights = new Map<string, number>();
     for (const world of scanned.worlds) {
       const judged = this.variant.judge(ctx, world.state);
-      for (const outcome of Array.isArray(judged) ? judged : [judged]) outcomes.push(outcome as Outcome);
+      const list = (Array.isArray(judged) ? judged : [judged]) as Outcome[];
+      const shares = priorShares(list);
+      list.forEach((outcome, k) => {
+        outcomes.push(outcome);
+        const key = effectKey(outcome);
+        weights.set(key, (weights.get(key) ?? 0) + world.weight * shares[k]!);
+      });
     }
     const distinct = distinctOutcomes(outcomes);
     if (distinct.length === 1 && !scanned.overflow) {
       this.commit(() => this.settle(core, ctx, distinct[0]!, null));
       return ok(undefined);
     }
-    const prompt = buildPrompt(ctx, distinct, scanned.undetermined, scanned.overflow);
+    const extras = (this.variant.promptExtras?.(ctx) ?? []) as Outcome[];
+    const offered = distinctOutcomes([...distinct, ...extras.filter((x) => !distinct.some((o) => effectKey(o) === effectKey(x)))]);
+    const prompt = buildPrompt(ctx, rankByLikelihood(offered, weights), scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)));
     this.commit(() => ({ ...core, status: 'awaiting-referee', prompt }));
     return ok(undefined);
   }
@@ -230,8 +258,10 @@ export class Match {
       if (rulingClass(chosen, ctx.shooter) !== ruling) return err(`ruling: option ${option} is not a '${ruling}' outcome`);
     } else {
       const fitting = prompt.outcomes.filter((o) => rulingClass(o, ctx.shooter) === ruling);
-      if (fitting.length > 1) return err(`ruling '${ruling}' fits ${fitting.length} outcomes: add "option" with the index of one`);
-      chosen = fitting[0];
+      // RULES §11 (CONTRACT §1.3 answers): a plain ruling stands when every option it fits has one effect
+      // on the score and the turn; where they differ only in where balls go, the referee is told each possibility.
+      chosen = fitting.length > 1 ? sameEffect(fitting) : fitting[0];
+      if (fitting.length > 1 && !chosen) return err(`ruling '${ruling}' fits ${fitting.length} outcomes with different effects: add "option" with the index of one`);
       if (!chosen && ruling === 'foul') chosen = this.variant.refereeFoul(ctx) as Outcome;
       if (!chosen) {
         const allowed = [...new Set(prompt.outcomes.map((o) => rulingClass(o, ctx.shooter))), 'foul'];
@@ -363,13 +393,14 @@ export class Match {
     const over = core.status === 'finished' || core.status === 'drawn';
     const players: PlayerView[] = this.setup.players.map((name, i) => {
       const p = core.players[i]!;
-      const made = this.variant.scoring === 'countdown' ? this.options.targets[i]! - p.score : p.score;
+      // Countdown displays (RULES §11): what is left never shows below 0, and there is no average.
+      const countdown = this.variant.scoring === 'countdown';
       return {
         name,
-        score: p.score,
+        score: countdown ? Math.max(0, p.score) : p.score,
         innings: p.innings,
         highRun: p.highRun,
-        average: p.innings > 0 ? Math.round((made / p.innings) * 1000) / 1000 : 0,
+        average: countdown ? null : p.innings > 0 ? Math.round((p.score / p.innings) * 1000) / 1000 : 0,
         run: i === core.turn && !over ? p.run : 0,
         target: this.options.targets[i]!,
       };
@@ -408,11 +439,59 @@ function distinctOutcomes(outcomes: Outcome[]): Outcome[] {
   return [...byEffect.values()];
 }
 
-function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedFact[], overflow: boolean): OpenPrompt {
-  const assumptions = outcomes.flatMap((o) => (o.assumption ? [o.assumption] : []));
+/**
+ * One outcome for options that differ only in their instructions (which ball is respotted where),
+ * or undefined when they differ in anything the score, the turn or the next shot depends on. The
+ * instructions name each possibility, without coordinates: the referee places what happened.
+ */
+function sameEffect(options: readonly Outcome[]): Outcome | undefined {
+  const bare = (o: Outcome) => effectKey({ ...o, instructions: [] });
+  const first = options[0]!;
+  if (options.some((o) => bare(o) !== bare(first))) return undefined;
+  const key = (i: Instruction) => JSON.stringify(i);
+  const common = (first.instructions ?? []).filter((i) => options.every((o) => (o.instructions ?? []).some((j) => key(j) === key(i))));
+  const commonKeys = new Set(common.map(key));
+  const possibilities: Instruction[] = [];
+  options.forEach((o, k) => {
+    for (const i of o.instructions ?? []) {
+      if (commonKeys.has(key(i))) continue;
+      possibilities.push({ item: i.item, to: `${i.to} (possibility ${k + 1} of ${options.length}: only if it was ${i.item})`, rule: i.rule });
+    }
+  });
+  return { ...first, instructions: [...common, ...possibilities], assumption: undefined };
+}
+
+/**
+ * The options with their likelihood (share of the readings' weight), most likely first. Answers
+ * that are no reading of the sensors ("could not tell") get 0. Ties keep the engine's order.
+ */
+function rankByLikelihood(outcomes: Outcome[], weights: ReadonlyMap<string, number>): { outcome: Outcome; likelihood: number }[] {
+  const raw = outcomes.map((o) => weights.get(effectKey(o)) ?? 0);
+  const total = raw.reduce((a, b) => a + b, 0);
+  return outcomes
+    .map((outcome, k) => ({ outcome, likelihood: total > 0 ? raw[k]! / total : 1 / outcomes.length, k }))
+    .sort((a, b) => b.likelihood - a.likelihood || a.k - b.k)
+    .map(({ outcome, likelihood }) => ({ outcome, likelihood }));
+}
+
+function boundsFor(variant: AnyVariant, options: Record<string, unknown>): PhysicalBounds {
+  if (variant.family === 'skittles') {
+    const table = options.table as SkittleTable;
+    return { table: table.size, ballDiameter: table.ball, separateAfterContact: false };
+  }
+  return { table: (options.table as TableSize | undefined) ?? MATCH_TABLE, ballDiameter: CAROM_BALL_MM, separateAfterContact: true };
+}
+
+function buildPrompt(ctx: ShotContext, ranked: { outcome: Outcome; likelihood: number }[], facts: UndeterminedFact[], overflow: boolean, answers: ReadonlySet<string>): OpenPrompt {
+  const outcomes = ranked.map((r) => r.outcome);
+  // Assumptions of the readings are facts in question; those of extra answers ("could not tell") are not.
+  const assumptions = outcomes.flatMap((o) => (o.assumption && !answers.has(effectKey(o)) ? [o.assumption] : []));
   const rules = [...new Set(outcomes.flatMap((o) => o.rules))];
   const parts: string[] = [];
-  if (facts.length > 0) parts.push(`the sensors could not tell ${facts.map(describeFact).join('; ')}`);
+  // RULES §10: a prompt names the facts in question; one that rests on facts outside the events names those.
+  if (assumptions.length > 0) facts = [...facts, { event: -1, kind: 'unobserved', field: 'assumption', candidates: [...new Set(assumptions)] }];
+  const eventFacts = facts.filter((f) => f.kind !== 'unobserved');
+  if (eventFacts.length > 0) parts.push(`the sensors could not tell ${eventFacts.map(describeFact).join('; ')}`);
   // Facts outside the events (ball positions, how a white reached the skittles): the options name them.
   if (assumptions.length > 0) parts.push(`it depends on facts the sensors do not give: ${assumptions.join(', or ')}`);
   if (overflow) parts.push('the shot has too many unknown contacts to weigh');
@@ -431,6 +510,7 @@ function buildPrompt(ctx: ShotContext, outcomes: Outcome[], facts: UndeterminedF
         turnPasses: o.turnPasses,
         rules: o.rules,
         ...(o.assumption ? { assumption: o.assumption } : {}),
+        likelihood: Math.round(ranked[index]!.likelihood * 1000) / 1000,
       })),
     },
   };

@@ -30,6 +30,8 @@ export interface Outcome<V = unknown> {
   instructions?: readonly Instruction[];
   /** For a prompt: the assumption about a fact outside the events that this outcome rests on. */
   assumption?: string;
+  /** How likely that assumption is against the other outcomes of the same reading (ranking only; equal shares if absent). */
+  prior?: number;
 }
 
 export interface ShotContext<O = unknown, V = unknown> {
@@ -61,4 +63,11 @@ export function rulingClass(outcome: Outcome, shooter: number): 'score' | 'no-sc
 /** Two outcomes with the same effect on the match are one decision, whatever rules named them. */
 export function effectKey(outcome: Outcome): string {
   return JSON.stringify([outcome.awards, outcome.foul, outcome.turnPasses, outcome.carry, outcome.ends ?? null, outcome.instructions ?? []]);
+}
+
+/** The share of a reading's weight each of its outcomes gets: by their priors, else equal. */
+export function priorShares(outcomes: readonly Outcome[]): number[] {
+  const priors = outcomes.map((o) => o.prior ?? 1);
+  const total = priors.reduce((a, b) => a + b, 0);
+  return priors.map((p) => (total > 0 ? p / total : 1 / outcomes.length));
 }

@@ -34,6 +34,8 @@ export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): 
         break;
       case 'foul':
         if (e.by === 'opponent' && variant.family !== 'skittles') problem = `${where}: a foul by the opponent is only a rule of the skittle games (SK5-10)`;
+        else if (e.ball !== undefined && e.foul !== 'stopped-ball') problem = `${where}: only a 'stopped-ball' foul names a ball (SK5-10)`;
+        else if (e.ball !== undefined) problem = unknownBall(variant, e.ball, where);
         break;
     }
     if (problem) return err(problem);

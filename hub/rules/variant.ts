@@ -42,6 +42,8 @@ export interface Variant<O extends MatchOptionsBase = MatchOptionsBase, V = unkn
   finished?(carry: V, scores: readonly number[], options: O): { winner: number | null; rule: string } | undefined;
   /** Whether this outcome may end the match on reaching the target (SK5-14: a carom alone never does). */
   mayEnd?(outcome: Outcome<V>, ctx: ShotContext<O, V>): boolean;
+  /** Answers the referee may give in any prompt on this shot beyond the sensors' readings (SK5-5 "could not tell"). */
+  promptExtras?(ctx: ShotContext<O, V>): Outcome<V>[];
   /** The rule cited when the target is reached (G-14 by default). */
   readonly endRule?: string;
   /** A text for the state: e.g. the current artistic figure. */

@@ -37,7 +37,8 @@ export interface PlayerView {
   score: number;
   innings: number;
   highRun: number;
-  average: number;
+  /** Points ÷ innings (carom); null in countdown games, which show no average (RULES §11). */
+  average: number | null;
   /** Extension: the current run of the player at the table. */
   run: number;
   /** Extension: the player's own target (handicap) or starting total. */
@@ -69,5 +70,7 @@ export interface PromptView {
     turnPasses: boolean;
     rules: readonly string[];
     assumption?: string;
+    /** Extension: how likely this option is by the sensors' evidence (0–1, options sum to 1); options come most likely first. Never decides. */
+    likelihood: number;
   }[];
 }

@@ -1,5 +1,7 @@
 import type { BallId, Rail, SkittleId } from './ids.ts';
 import type { ShotEvent } from './events.ts';
+import { minOppositeRailGap, OPPOSITE, type PhysicalBounds } from './bounds.ts';
+import { candidateKeys, candidateScore, initialTrack, stepTrack, type LikelihoodModel, type Track } from './likelihood.ts';
 
 /**
  * RULES §10: every fact is known, inferred by a stated rule, or undetermined. This module
@@ -36,14 +38,18 @@ export interface Scanner<S> {
 
 /** A fact the sensors left open, with every value some reading gave it. */
 export interface UndeterminedFact {
+  /** The event's index; -1 for a fact no event carries (`kind: 'unobserved'`). */
   event: number;
-  kind: ShotEvent['kind'];
-  field: 'ball' | 'balls' | 'by';
+  /** `unobserved`: a fact outside the events (where the balls lay, how a white was set moving). */
+  kind: ShotEvent['kind'] | 'unobserved';
+  field: 'ball' | 'balls' | 'by' | 'assumption';
   candidates: string[];
 }
 
 export interface World<S> {
   state: S;
+  /** How likely this reading is against the others, by the likelihood model (unnormalised; 1 with none). */
+  weight: number;
   /** The value each unknown took in this reading: event index → value. */
   assumed: ReadonlyMap<number, string>;
 }
@@ -75,6 +81,25 @@ interface Branch<S> {
   moving: number;
   state: S;
   assumed: Assumption | null;
+  /** The pair (bits) that met last, while neither has touched anything since (SEPARATE_AFTER_CONTACT). */
+  met: number;
+  /** Per ball, its last rail and when, while recent enough to bound an opposite-rail hit. */
+  rails: readonly (RailMark | null)[];
+  weight: number;
+  track: Track;
+}
+
+interface RailMark {
+  rail: Rail;
+  t: number;
+}
+
+/** Optional evidence for the enumeration: physical bounds on timing, and the model that weighs readings. */
+export interface InferenceOptions {
+  bounds?: PhysicalBounds;
+  /** false: skip the "named ball was set moving" rule too (the bench's figures before pruning). */
+  pruning?: boolean;
+  likelihood?: { model: LikelihoodModel; variant: string };
 }
 
 function assumptionMap(last: Assumption | null): ReadonlyMap<number, string> {
@@ -90,6 +115,7 @@ export function enumerateWorlds<S>(
   balls: readonly BallId[],
   cueBall: BallId,
   scanner: Scanner<S>,
+  inference: InferenceOptions = {},
 ): Enumeration<S> {
   // Fast path: every fact known, one reading, nothing to merge (the common case with a tracker).
   if (events.every(isKnown)) {
@@ -98,34 +124,59 @@ export function enumerateWorlds<S>(
       const resolved = resolveKnown(events[index]!, index);
       if (resolved) state = scanner.step(state, resolved);
     }
-    return { worlds: [{ state, assumed: NO_ASSUMPTIONS }], undetermined: [], inferred: NO_ASSUMPTIONS, overflow: false };
+    return { worlds: [{ state, assumed: NO_ASSUMPTIONS, weight: 1 }], undetermined: [], inferred: NO_ASSUMPTIONS, overflow: false };
   }
 
-  let branches: Branch<S>[] = [{ moving: bitOf(balls, cueBall), state: scanner.init(), assumed: null }];
+  const { bounds, likelihood } = inference;
+  let branches: Branch<S>[] = [
+    { moving: bitOf(balls, cueBall), state: scanner.init(), assumed: null, met: 0, rails: balls.map(() => null), weight: 1, track: initialTrack(balls.length) },
+  ];
   const candidatesSeen = new Map<number, { kind: ShotEvent['kind']; field: UndeterminedFact['field']; values: Set<string> }>();
   let anyUnknown = false;
   let overflow = false;
 
-  events.forEach((event, index) => {
-    if (event.kind === 'foul') return;
+  const advance = (from: Branch<S>[], event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, bounded: boolean): Branch<S>[] => {
     const next: Branch<S>[] = [];
-    for (const branch of branches) {
-      const options = readings(event, index, branch.moving, balls);
+    const t = event.t;
+    for (const branch of from) {
+      const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || possible(branch, o.event, t, balls, bounds!));
+      const scores = likelihood && options.length > 1 && options.some((o) => o.unknown)
+        ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event, t, balls, cueBall)))
+        : null;
+      const total = scores ? scores.reduce((a, b) => a + b, 0) : 1;
       for (const [k, option] of options.entries()) {
         if (option.unknown) {
           anyUnknown = true;
           let seen = candidatesSeen.get(index);
           if (!seen) candidatesSeen.set(index, (seen = { kind: event.kind, field: option.field, values: new Set() }));
-          for (const v of option.alternatives) seen.values.add(v);
+          seen.values.add(option.label);
         }
         const assumed = option.unknown ? { index, value: option.label, earlier: branch.assumed } : branch.assumed;
         next.push({
           moving: branch.moving | option.sets,
           state: scanner.step(scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, option.event),
           assumed,
+          ...(bounds ? physicsAfter(branch, option.event, t, balls, bounds) : { met: 0, rails: branch.rails }),
+          weight: scores ? (branch.weight * scores[k]!) / total : branch.weight,
+          track: likelihood ? stepTrack(branch.track, option.event, t, balls, cueBall) : branch.track,
         });
       }
     }
+    return next;
+  };
+
+  events.forEach((event, index) => {
+    if (event.kind === 'foul') return;
+    // A ball this event names as moving must have been set moving by an earlier contact: readings
+    // in which it lay still are dropped. If no reading has it moving, the events are incomplete
+    // (a contact the sensors missed): all readings are kept and the variant judges that case.
+    const needs = inference.pruning === false ? 0 : movingNeeded(event, balls);
+    const consistent = needs === 0 ? branches : branches.filter((b) => (b.moving & needs) !== 0);
+    const from = consistent.length > 0 ? consistent : branches;
+    // The timing bounds drop readings too; if they would drop every one, the events break the
+    // bounds' premises (a missed contact): the event is read without them.
+    let next = bounds ? advance(from, event, index, true) : [];
+    if (next.length === 0) next = advance(from, event, index, false);
     branches = anyUnknown ? merge(next, scanner) : next;
     if (branches.length > WORLD_LIMIT) {
       overflow = true;
@@ -142,11 +193,21 @@ export function enumerateWorlds<S>(
   }
   undetermined.sort((a, b) => a.event - b.event);
   return {
-    worlds: branches.map((b) => ({ state: b.state, assumed: assumptionMap(b.assumed) })),
+    worlds: branches.map((b) => ({ state: b.state, assumed: assumptionMap(b.assumed), weight: b.weight })),
     undetermined,
     inferred,
     overflow,
   };
+}
+
+/** Balls of which at least one must already move for the event to happen (0: no condition beyond the readings'). */
+function movingNeeded(event: Exclude<ShotEvent, { kind: 'foul' }>, balls: readonly BallId[]): number {
+  if (event.kind === 'ball') {
+    const [a, b] = event.balls;
+    return a !== null && b !== null ? bitOf(balls, a as BallId) | bitOf(balls, b as BallId) : 0;
+  }
+  const known = event.kind === 'skittle' ? event.by : event.ball;
+  return known === null ? 0 : bitOf(balls, known as BallId);
 }
 
 function isKnown(event: ShotEvent): boolean {
@@ -183,14 +244,38 @@ function bitOf(balls: readonly BallId[], ball: BallId): number {
   return 1 << balls.indexOf(ball);
 }
 
+/** Readings in one state are one reading from here on: their weights add. The physics marks are part of the state. */
 function merge<S>(branches: Branch<S>[], scanner: Scanner<S>): Branch<S>[] {
   if (branches.length < 2) return branches;
   const byKey = new Map<string, Branch<S>>();
   for (const b of branches) {
-    const key = `${b.moving}|${scanner.key(b.state)}`;
-    if (!byKey.has(key)) byKey.set(key, b);
+    const key = `${b.moving}|${b.met}|${b.rails.map((m) => (m ? `${m.rail}${m.t}` : '')).join(',')}|${scanner.key(b.state)}`;
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, b);
+    else seen.weight += b.weight;
   }
   return [...byKey.values()];
+}
+
+/** Does this reading of the event respect the physical bounds (bounds.ts), given the branch so far? */
+function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], bounds: PhysicalBounds): boolean {
+  if (e.kind === 'ball') {
+    return !(bounds.separateAfterContact && branch.met === (bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1])));
+  }
+  if (e.kind !== 'cushion' || t === undefined) return true;
+  const mark = branch.rails[balls.indexOf(e.ball)];
+  return !mark || OPPOSITE[mark.rail] !== e.rail || t - mark.t >= minOppositeRailGap(mark.rail, bounds.table, bounds.ballDiameter);
+}
+
+/** The physics marks after the event: who met last, each ball's recent rail (stale marks are dropped, so readings merge). */
+function physicsAfter<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], bounds: PhysicalBounds): { met: number; rails: (RailMark | null)[] } {
+  const horizon = Math.max(minOppositeRailGap('head', bounds.table, bounds.ballDiameter), minOppositeRailGap('left', bounds.table, bounds.ballDiameter));
+  const rails = branch.rails.map((m) => (m && t !== undefined && t - m.t < horizon ? m : null));
+  if (e.kind === 'ball') return { met: bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1]), rails };
+  const who = e.kind === 'skittle' ? e.by : e.ball;
+  const met = (branch.met & bitOf(balls, who)) !== 0 ? 0 : branch.met;
+  if (e.kind === 'cushion' && t !== undefined) rails[balls.indexOf(who)] = { rail: e.rail, t };
+  return { met, rails };
 }
 
 interface Reading {
@@ -201,6 +286,11 @@ interface Reading {
   field: UndeterminedFact['field'];
   label: string;
   alternatives: string[];
+}
+
+/** The readings of one event given the balls moving (bits): what the likelihood model is fitted over. */
+export function candidateReadings(event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, moving: number, balls: readonly BallId[]): ResolvedEvent[] {
+  return readings(event, index, moving, balls).map((r) => r.event);
 }
 
 function readings(event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, moving: number, balls: readonly BallId[]): Reading[] {

@@ -43,3 +43,24 @@ export function zoneOf(geometry: ZoneGeometry, table: TableSize, [x, y]: Point):
   }
   return `c${column}r${row}`;
 }
+
+/**
+ * BK-1/BK-3 (RULES §11): a ball touching a line lies in every zone it touches ("in balk"), so a
+ * resting ball may lie in up to four grid zones. Triangles (FG-3) go by the ball's centre.
+ */
+export function zonesOf(geometry: ZoneGeometry, table: TableSize, at: Point, radius: number): string[] {
+  if (geometry.kind === 'corner-triangles') {
+    const z = zoneOf(geometry, table, at);
+    return z === null ? [] : [z];
+  }
+  const zones = new Set<string>();
+  // The ball's edge toward each side and each diagonal (close enough for a line crossing).
+  const d = radius * Math.SQRT1_2;
+  const offsets: Point[] = [[0, 0], [radius, 0], [-radius, 0], [0, radius], [0, -radius], [d, d], [d, -d], [-d, d], [-d, -d]];
+  for (const [dx, dy] of offsets) {
+    const x = Math.min(table.length, Math.max(0, at[0] + dx));
+    const y = Math.min(table.width, Math.max(0, at[1] + dy));
+    zones.add(zoneOf(geometry, table, [x, y])!);
+  }
+  return [...zones].sort();
+}

@@ -1,18 +1,45 @@
 import { measureAccuracy } from '../../hardware/simulator/accuracy.ts';
+import { FIT_SEEDS } from '../../hardware/simulator/fit-likelihood.ts';
 import { VARIANT_IDS } from '../../hub/rules/ids.ts';
+import { LIKELIHOOD_MODEL } from '../../hub/rules/likelihood.ts';
 
 /**
- * `npm run accuracy`: for each game, 1,000 shots planned by the physics simulator (real matches, balls where they rest) scored from the sensors alone and
- * again with the tracker, each decision compared with the ground truth.
+ * `npm run accuracy`: for each game, 1,000 shots planned by the physics simulator (real
+ * matches, balls where they rest) scored from the sensors alone and again with the tracker,
+ * each decision compared with the ground truth. Sensors only: decided correctly, prompted,
+ * wrong (must be 0); prompts per 100 shots without the pruning rules and with them; and on
+ * the prompts, how often the most likely option was the truth (top-1) and the Brier score of
+ * the likelihoods. Seed 2026 is never among the likelihood model's fitting seeds, so these
+ * are held-out shots. Prints a Markdown table (docs/accuracy.md keeps the latest).
  */
-const SHOTS = 1000;
-console.log(`Scoring accuracy against ground truth, ${SHOTS} shots per game (physics shot planner: event-driven 2D ball physics)`);
-console.log('game                 sensors: correct  prompted  wrong   | tracker: correct  prompted  wrong');
-for (const variant of VARIANT_IDS) {
-  const s = measureAccuracy(variant, SHOTS, 2026, 'sensors');
-  const t = measureAccuracy(variant, SHOTS, 2026, 'tracker');
-  const pct = (n: number) => `${((100 * n) / SHOTS).toFixed(1)}%`.padStart(7);
-  console.log(`${variant.padEnd(20)} ${pct(s.correct).padStart(16)} ${pct(s.prompted).padStart(9)} ${String(s.wrong).padStart(6)}   | ${pct(t.correct).padStart(16)} ${pct(t.prompted).padStart(9)} ${String(t.wrong).padStart(6)}`);
-  for (const example of [...s.wrongExamples, ...t.wrongExamples]) console.log(`    wrong: ${example}`);
+const SHOTS = Number(process.env.ACCURACY_SHOTS ?? 1000);
+const SEED = 2026;
+/** ACCURACY_GAMES=carom,skittles-5 runs only those games. */
+const GAMES = process.env.ACCURACY_GAMES ? process.env.ACCURACY_GAMES.split(',') : VARIANT_IDS;
+for (const g of GAMES) if (!(VARIANT_IDS as readonly string[]).includes(g)) throw new Error(`ACCURACY_GAMES: unknown game '${g}'`);
+if (!Number.isInteger(SHOTS) || SHOTS < 1) throw new Error(`ACCURACY_SHOTS must be a positive whole number, not '${process.env.ACCURACY_SHOTS}'`);
+if ((FIT_SEEDS as readonly number[]).includes(SEED)) throw new Error('the bench seed must not be a fitting seed');
+
+console.log(`Scoring accuracy against ground truth, ${SHOTS} physics shots per game, seed ${SEED} (held out: the likelihood model v${LIKELIHOOD_MODEL.version} was fitted on seeds ${FIT_SEEDS.join(', ')})`);
+console.log('');
+console.log('| game | sensors: correct | prompted | wrong | prompts/100 before pruning | after | top-1 on prompts | Brier | tracker: correct | prompted | wrong |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+const examples: string[] = [];
+let top1 = 0;
+let prompts = 0;
+for (const variant of GAMES) {
+  const s = measureAccuracy(variant, SHOTS, SEED, 'sensors');
+  const before = measureAccuracy(variant, SHOTS, SEED, 'sensors', 'physics', { pruning: false });
+  const t = measureAccuracy(variant, SHOTS, SEED, 'tracker');
+  const pct = (n: number, of = SHOTS) => (of === 0 ? '–' : `${((100 * n) / of).toFixed(1)}%`);
+  const per100 = (n: number) => ((100 * n) / SHOTS).toFixed(1);
+  top1 += s.top1;
+  prompts += s.prompted;
+  console.log(
+    `| ${variant} | ${pct(s.correct)} | ${pct(s.prompted)} | ${s.wrong} | ${per100(before.prompted)} | ${per100(s.prompted)} | ${pct(s.top1, s.prompted)} | ${s.prompted ? (s.brier / s.prompted).toFixed(3) : '–'} | ${pct(t.correct)} | ${pct(t.prompted)} | ${t.wrong} |`,
+  );
+  for (const example of [...s.wrongExamples, ...t.wrongExamples]) examples.push(`${variant}: ${example}`);
 }
-console.log('five skittles: an unknown feller is a foul by rule (SK5-5), so its sensor-only "wrong" decisions are the rule, not an error.');
+console.log('');
+console.log(`All games: top-1 on prompts ${((100 * top1) / Math.max(1, prompts)).toFixed(1)}% over ${prompts} prompts.`);
+for (const example of examples) console.log(`wrong: ${example}`);

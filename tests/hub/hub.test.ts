@@ -25,7 +25,8 @@ async function hubWithSubscriber() {
 }
 
 // Three-cushion, Ana (white) breaks: a click (white meets an unknown ball), three rails, a click.
-const threeRailsAndTwoClicks = [click(), railHit(0), railHit(1), railHit(2), click()];
+// Head, left, foot: 150 ms apart, a ball could not go from head to foot in one gap (hub/rules/bounds.ts).
+const threeRailsAndTwoClicks = [click(), railHit(0), railHit(2), railHit(1), click()];
 
 describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
   it('publishes the retained table state, availability and bridge state', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
+import { MAX_BALL_SPEED, minOppositeRailGap, type PhysicalBounds } from '../../hub/rules/bounds.ts';
+import type { ShotEvent } from '../../hub/rules/events.ts';
 import { ball, caromShot, lastShot, newMatch, play, rail, referee, rejects, shot } from './helpers.ts';
 
 /** A scanner that records the resolved events, to see exactly which readings were kept. */
@@ -47,7 +49,7 @@ describe('facts known, inferred or undetermined (RULES §10)', () => {
 
   it('a ruling that the prompt does not allow is refused; a foul may always be ruled', () => {
     const m = newMatch('carom');
-    play(m, shot(ball(null, null), ball('white', 'yellow')));
+    play(m, shot(ball(null, null), rail('foot', 'white'), ball('white', 'yellow')));
     rejects(m, referee({ ruling: 'no-score' }), /not a possible outcome here \(possible: foul, score/);
     const v = play(m, referee({ ruling: 'foul' }));
     expect(lastShot(v)).toMatchObject({ foul: 'break-wrong-ball', turnPasses: true });
@@ -56,7 +58,7 @@ describe('facts known, inferred or undetermined (RULES §10)', () => {
   it('a ruling with no prompt open is an error, and undo reopens the prompt it answered', () => {
     const m = newMatch('carom');
     rejects(m, referee({ ruling: 'score' }), /no referee prompt is open/);
-    play(m, shot(ball(null, null), ball('white', 'yellow')), referee({ ruling: 'score' }));
+    play(m, shot(ball(null, null), rail('foot', 'white'), ball('white', 'yellow')), referee({ ruling: 'score' }));
     const v = play(m, referee({ action: 'undo' }));
     expect(v.status).toBe('awaiting-referee');
     expect(v.shots).toEqual([]);
@@ -67,6 +69,36 @@ describe('facts known, inferred or undetermined (RULES §10)', () => {
     play(m, shot(ball('white', 'red'), rail('foot'), rail('right'), rail('head'), ball('white', 'yellow')));
     const v = play(m, referee({ ruling: 'foul' }));
     expect(lastShot(v)).toMatchObject({ foul: 'referee', points: 0, turnPasses: true, rules: ['G-7', 'TC-6', 'referee'] });
+  });
+});
+
+describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => {
+  const bounds: PhysicalBounds = { table: { length: 2840, width: 1420 }, ballDiameter: 61.5, separateAfterContact: true };
+  const at = (e: ShotEvent, t: number): ShotEvent => ({ ...e, t });
+
+  it('two balls that just met cannot meet again before one of them touches something else', () => {
+    const r = enumerateWorlds([ball('white', 'red'), ball(null, null)], balls, 'white', recorder, { bounds });
+    expect(r.worlds.map((w) => w.state[1]).sort()).toEqual(['white+yellow', 'yellow+red']);
+    const after = enumerateWorlds([ball('white', 'red'), rail('foot', 'red'), ball(null, null)], balls, 'white', recorder, { bounds });
+    expect(after.worlds.map((w) => w.state[2]).sort()).toEqual(['white+red', 'white+yellow', 'yellow+red']);
+    const skittles = enumerateWorlds([ball('white', 'red'), ball(null, null)], balls, 'white', recorder, { bounds: { ...bounds, separateAfterContact: false } });
+    expect(skittles.worlds).toHaveLength(3); // a ball may bounce off a standing skittle unreported
+  });
+
+  it('a ball reaches the opposite rail no sooner than the table allows at the fastest a cue can send it', () => {
+    expect(MAX_BALL_SPEED).toBeGreaterThanOrEqual(10_000);
+    const gap = minOppositeRailGap('head', bounds.table, bounds.ballDiameter);
+    expect(gap).toBeCloseTo(((2840 - 61.5) / MAX_BALL_SPEED) * 1000);
+    const events = (dt: number) => [at(ball('white', 'red'), 10), at(rail('head', 'red'), 20), at(rail('foot'), 20 + dt)];
+    const soon = enumerateWorlds(events(gap - 1), balls, 'white', recorder, { bounds });
+    expect(soon.worlds.map((w) => w.state[2])).toEqual(['foot:white']);
+    const late = enumerateWorlds(events(gap + 1), balls, 'white', recorder, { bounds });
+    expect(late.worlds.map((w) => w.state[2]).sort()).toEqual(['foot:red', 'foot:white']);
+  });
+
+  it('when the bounds would rule out every reading, the event is read without them (a contact was missed)', () => {
+    const r = enumerateWorlds([ball('white', 'red'), ball('white', 'red')], balls, 'white', recorder, { bounds });
+    expect(r.worlds.map((w) => w.state)).toEqual([['white+red', 'white+red']]);
   });
 });
 

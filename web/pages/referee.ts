@@ -57,7 +57,7 @@ export function refereeFragment(rec: TableRecord | undefined, table: string): Ht
   return h`<section class="card state" data-seq="${s.seq}" data-status="${s.status}">
   <h2>Table ${s.table} · ${variantName(s.variant)} <span class="badge status-${s.status}">${statusText(s)}</span>${s.simulated ? h` <span class="badge sim">SIMULATED</span>` : ''}</h2>
   <table class="score-table"><thead><tr><th></th><th>Player</th><th>Score</th><th>Target</th><th>Run</th><th>Inn.</th><th>Avg</th><th>HR</th></tr></thead>
-  <tbody>${s.players.map((p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td>${s.turn === p.name ? '▶' : ''}</td><td>${p.name}</td><td class="num big">${p.score}</td><td class="num">${p.target}</td><td class="num">${p.run}</td><td class="num">${p.innings}</td><td class="num">${p.average.toFixed(3)}</td><td class="num">${p.highRun}</td></tr>`)}</tbody></table>
+  <tbody>${s.players.map((p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td>${s.turn === p.name ? '▶' : ''}</td><td>${p.name}</td><td class="num big">${p.score}</td><td class="num">${p.target}</td><td class="num">${p.run}</td><td class="num">${p.innings}</td><td class="num">${p.average === null ? '—' : p.average.toFixed(3)}</td><td class="num">${p.highRun}</td></tr>`)}</tbody></table>
   ${(s.pendingShots ?? 0) > 0 ? h`<p class="pending">${s.pendingShots} shot${s.pendingShots === 1 ? '' : 's'} from the sensors waiting behind the open decision.</p>` : ''}
   ${next && (next.declare || next.fouls.length > 0) ? h`<p class="pending">Next shot: ${next.declare ? `declared ${next.declare}` : ''} ${next.fouls.map((f) => `${f.foul} (${f.by})`).join(', ')}</p>` : ''}
   <h3>Recent shots (${s.shotCount} in all)</h3>

@@ -65,7 +65,7 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean): H
   ${compact ? '' : h`<dl class="stats">
     <div><dt>Run</dt><dd>${p.run}</dd></div>
     <div><dt>Innings</dt><dd>${p.innings}</dd></div>
-    <div><dt>Average</dt><dd>${p.average.toFixed(3)}</dd></div>
+    ${p.average === null ? '' : h`<div><dt>Average</dt><dd>${p.average.toFixed(3)}</dd></div>`}
     <div><dt>High run</dt><dd>${p.highRun}</dd></div>
   </dl>`}
 </div></article>`;

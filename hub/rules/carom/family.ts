@@ -4,7 +4,8 @@ import type { MatchSetup, Positions } from '../events.ts';
 import type { Award, Instruction, Judgement, Outcome, ShotContext } from '../outcome.ts';
 import { baseOptionShape, MATCH_TABLE, parseWith, resolveBase, type TableSize } from '../options.ts';
 import { err, ok, type MatchOptionsBase, type Result } from '../variant.ts';
-import { zoneOf, type ZoneGeometry } from '../zones.ts';
+import { zonesOf, type ZoneGeometry } from '../zones.ts';
+import { CAROM_BALL_MM } from '../table.ts';
 import { caromScanner, type CaromTrace } from './trace.ts';
 import { respotCarom } from './respot.ts';
 
@@ -149,7 +150,12 @@ export function judgeCaromShot(
   return judgeZoneLimit(spec, spec.zones(ctx.options), ctx, trace, instructions, scoreRules);
 }
 
-/** BK-1..3 / FG-3: the zone limit on a carom, judged from where the balls lay and came to rest. */
+/**
+ * BK-1..3 / FG-3: the zone limit on a carom, judged from where the balls lay and came to rest.
+ * Positions the sensors do not give are read every possible way: a start reading is the zone
+ * the object balls were held in (or none) and the caroms already made there. Only readings
+ * that change the score, the turn or the next shot's count make a prompt.
+ */
 function judgeZoneLimit(
   spec: CaromGameSpec,
   geometry: ZoneGeometry,
@@ -162,40 +168,111 @@ function judgeZoneLimit(
   const limitRules = geometry.kind === 'grid' ? ['BK-1', 'BK-3'] : ['FG-3'];
   const noScore = missOutcome(ctx, instructions, [...limitRules, spec.missRule], 0);
   const start = heldIn(geometry, ctx, ctx.startPositions);
-  if (start === undefined) {
-    return [
-      { ...scoredOutcome(ctx, instructions, trace, [...scoreRules, zoneRule], null), assumption: `the object balls did not start held in one ${geometry.name} zone past its limit` },
-      { ...noScore, assumption: `the object balls started held in one ${geometry.name} zone past its limit and stayed in it` },
-    ];
-  }
-  if (start === null) return scoredOutcome(ctx, instructions, trace, scoreRules, null);
-  const count = ctx.carry.zone?.id === start ? ctx.carry.zone.count : 0;
-  const nextZone = { id: start, count: count + 1 };
-  const scored = scoredOutcome(ctx, instructions, trace, [...scoreRules, zoneRule], nextZone);
-  if (count < geometry.perZone) return scored;
   // A respotted ball has left the zone; otherwise the resting positions tell.
   const end = trace.offTable.length > 0 ? null : heldIn(geometry, ctx, ctx.shot.positions);
-  if (end === undefined) {
-    return [
-      { ...scored, assumption: `an object ball left the ${geometry.name} zone ${start}` },
-      { ...noScore, assumption: `both object balls stayed in the ${geometry.name} zone ${start}` },
-    ];
+  const outcomes: Outcome<CaromCarry>[] = [];
+  for (const reading of startReadings(start, ctx.carry.zone)) {
+    if (reading.zone === null) {
+      outcomes.push(scoredOutcome(ctx, instructions, trace, scoreRules, null));
+      continue;
+    }
+    const where = reading.zone === UNSEEN_ZONE ? `one ${geometry.name} zone` : `the ${geometry.name} zone ${reading.zone}`;
+    const scored = (assumption: string) => ({
+      ...scoredOutcome(ctx, instructions, trace, [...scoreRules, zoneRule], settleZone({ id: reading.zone!, count: reading.count + 1 }, end)),
+      assumption,
+    });
+    if (reading.count < geometry.perZone) {
+      outcomes.push(scored(`the object balls started held in ${where} with ${reading.count} carom${reading.count === 1 ? '' : 's'} made there`));
+      continue;
+    }
+    const stayed = end === undefined ? undefined : end !== null && (reading.zone === UNSEEN_ZONE || sameZone(end, reading.zone));
+    const left = end === undefined ? undefined : end === null || (reading.zone !== UNSEEN_ZONE && !sameZone(end, reading.zone));
+    const unseen = reading.zone === UNSEEN_ZONE;
+    if (left !== false) outcomes.push({ ...scored(`the object balls started held in ${where} past its limit and one left it`), prior: unseen ? 1 - heldPrior(geometry) / 2 : 0.5 });
+    if (stayed !== false) outcomes.push({ ...noScore, assumption: `the object balls started held in ${where} past its limit and stayed in it`, prior: unseen ? heldPrior(geometry) / 2 : 0.5 });
   }
-  return end === start ? noScore : scored;
+  return mergeZoneReadings(outcomes);
 }
 
-/** The zone both object balls lie in, null when they are apart or outside any zone, undefined when unknown. */
-function heldIn(geometry: ZoneGeometry, ctx: ShotContext<CaromOptions, CaromCarry>, positions: Positions | null | undefined): string | null | undefined {
-  let zone: string | null | undefined;
+/**
+ * Ranking only: how likely two object balls nobody saw lie in one zone — about the sum over
+ * zones of (zone area / table area)²: small for the corner triangles (4 × (45,000 mm² /
+ * 4 m²)² ≈ 0.0005, taken as 0.01), larger for a balkline grid (≈ 0.15). Half of those stay.
+ */
+function heldPrior(geometry: ZoneGeometry): number {
+  return geometry.kind === 'corner-triangles' ? 0.01 : 0.15;
+}
+
+/** A carry zone whose balls were never seen: some zone, with at most `count` caroms made there. */
+const UNSEEN_ZONE = '?';
+
+type Held = string | null | undefined;
+
+/**
+ * The ways the shot may have started: the zone the object balls were held in and the caroms
+ * made there (BK-3: 0 whenever they start apart, or in another zone). An unseen zone's count is
+ * an upper bound; 0 and the bound cover every count between, since the limit only grows with it.
+ */
+function startReadings(start: Held, carried: CaromCarry['zone']): { zone: string | null; count: number }[] {
+  if (start === null) return [{ zone: null, count: 0 }];
+  if (start !== undefined) {
+    if (carried === null) return [{ zone: start, count: 0 }];
+    if (carried.id === UNSEEN_ZONE) return [{ zone: start, count: 0 }, { zone: start, count: carried.count }];
+    return [{ zone: start, count: sameZone(start, carried.id) ? carried.count : 0 }];
+  }
+  const readings: { zone: string | null; count: number }[] = [{ zone: null, count: 0 }, { zone: UNSEEN_ZONE, count: 0 }];
+  if (carried !== null) readings.push({ zone: UNSEEN_ZONE, count: carried.count });
+  return readings;
+}
+
+/** The count carried to the next shot, given where the balls came to rest (a zone they left counts no more). */
+function settleZone(zone: { id: string; count: number }, end: Held): CaromCarry['zone'] {
+  if (end === undefined) return zone;
+  if (end === null) return null;
+  if (zone.id === UNSEEN_ZONE) return zone;
+  return sameZone(end, zone.id) ? { id: end, count: zone.count } : null;
+}
+
+/** Zone ids are one zone or, for balls in balk, several joined by '|': they match when they share one. */
+function sameZone(a: string, b: string): boolean {
+  const bs = b.split('|');
+  return a.split('|').some((z) => bs.includes(z));
+}
+
+/**
+ * Readings with one effect on the score and the turn are one decision; their zone counts join
+ * as an unseen zone with the highest count (a bound, see startReadings).
+ */
+function mergeZoneReadings(outcomes: Outcome<CaromCarry>[]): Judgement<CaromCarry> {
+  const groups = new Map<string, Outcome<CaromCarry>[]>();
+  for (const o of outcomes) {
+    const key = JSON.stringify([o.awards, o.foul, o.turnPasses]);
+    groups.set(key, [...(groups.get(key) ?? []), o]);
+  }
+  const merged = [...groups.values()].map((group) => {
+    const first = group[0]!;
+    const zones = group.map((o) => o.carry.zone);
+    const same = zones.every((z) => JSON.stringify(z) === JSON.stringify(zones[0]));
+    const counts = zones.map((z) => z?.count ?? 0);
+    const zone = same ? zones[0]! : { id: UNSEEN_ZONE, count: Math.max(...counts) };
+    const prior = group.reduce((sum, o) => sum + (o.prior ?? 1), 0);
+    return { ...first, carry: { ...first.carry, zone }, prior, assumption: group.map((o) => o.assumption).filter((a): a is string => a !== undefined).join(', or ') || undefined };
+  });
+  if (merged.length === 1) return { ...merged[0]!, assumption: undefined };
+  return merged;
+}
+
+/** The zones both object balls lie in ('|'-joined), null when they share none or lie outside every zone, undefined when unknown. */
+function heldIn(geometry: ZoneGeometry, ctx: ShotContext<CaromOptions, CaromCarry>, positions: Positions | null | undefined): Held {
+  let shared: string[] | undefined;
   for (const ball of CAROM_BALL_IDS) {
     if (ball === ctx.cueBall) continue;
     const at = positions?.[ball];
     if (at === undefined) return undefined;
-    const z = zoneOf(geometry, ctx.options.table, at);
-    if (z === null || (zone !== undefined && zone !== z)) zone = null;
-    else if (zone === undefined) zone = z;
+    const zones = zonesOf(geometry, ctx.options.table, at, CAROM_BALL_MM / 2);
+    shared = shared === undefined ? zones : shared.filter((z) => zones.includes(z));
   }
-  return zone ?? null;
+  return shared && shared.length > 0 ? shared.join('|') : null;
 }
 
 function foulOutcome(

@@ -101,10 +101,11 @@ class CaromScanner implements Scanner<CaromTrace> {
     if (s.frozenObject === 'pending' && (ball === cueBall || (ball === s.frozenObjectBall && objectFrozen[ball] !== rail))) s.frozenObject = 'ok';
     if (ball !== cueBall) return;
     if (s.playAway === 'pending') s.playAway = 'ok';
-    // G-13: leaving the rail the cue ball lay against is not a cushion contact.
-    if (s.frozenRailPending && rail === frozenRail) {
+    // G-13 (RULES §11): the push-off — a hit on the frozen rail before any other contact of the
+    // cue ball — does not count; once the cue ball has touched anything else, that rail counts.
+    if (s.frozenRailPending) {
       s.frozenRailPending = false;
-      return;
+      if (rail === frozenRail) return;
     }
     if (s.cueContacts.length < sequenceCap) s.cueContacts.push(`cushion:${rail}`);
     if (s.objectsHit < 2 && s.cushionsBeforeSecond < cushionCap) s.cushionsBeforeSecond += 1;
@@ -112,6 +113,7 @@ class CaromScanner implements Scanner<CaromTrace> {
 
   private onCueHitsBall(s: CaromTrace, object: BallId): void {
     const { otherWhite, sequenceCap, frozenToBall, objectFrozen } = this.opts;
+    s.frozenRailPending = false; // G-13: a later hit on the frozen rail counts
     if (s.cueContacts.length < sequenceCap) s.cueContacts.push(object === otherWhite ? 'other' : object);
     if (s.playAway === 'pending') s.playAway = object === frozenToBall ? 'failed' : 'ok';
     if (s.frozenObject === 'none' && objectFrozen[object] !== undefined) {

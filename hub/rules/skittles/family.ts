@@ -30,6 +30,8 @@ export interface SkittleOptions extends MatchOptionsBase {
   missIsFoul: boolean;
   /** SK5-3 read literally: a white coming off the other white is not legal by that alone (off by default). */
   strictKnockDowns: boolean;
+  /** SK5-5 (RULES §11): a feller the sensors could not name is a foul without asking (tables with nobody to ask). */
+  undeterminedFellerIsFoul: boolean;
 }
 
 export interface SkittleCarry {
@@ -55,6 +57,7 @@ const optionsSchema = z.strictObject({
   foulForfeitsRun: z.boolean().optional(),
   missIsFoul: z.boolean().optional(),
   strictKnockDowns: z.boolean().optional(),
+  undeterminedFellerIsFoul: z.boolean().optional(),
 });
 
 export interface SkittleGameSpec {
@@ -64,11 +67,14 @@ export interface SkittleGameSpec {
   scoring: 'count-up' | 'countdown';
   policy: (options: SkittleOptions) => LegalityPolicy;
   /** Options this game reads beyond the shared ones; any other is rejected by name. */
-  accepts: readonly ('foulPenalty' | 'finishWithSafety' | 'foulForfeitsRun' | 'missIsFoul' | 'strictKnockDowns')[];
-  defaults: { finishWithSafety: boolean };
+  accepts: readonly ('foulPenalty' | 'finishWithSafety' | 'foulForfeitsRun' | 'missIsFoul' | 'strictKnockDowns' | 'undeterminedFellerIsFoul')[];
+  /** Defaults of options whose default differs by game. */
+  defaults: { finishWithSafety: boolean; missIsFoul?: boolean };
   judge(ctx: SkittleCtx, trace: SkittleTrace): Judgement<SkittleCarry>;
   refereeFoul(ctx: SkittleCtx): Outcome<SkittleCarry>;
   mayEnd?(outcome: Outcome<SkittleCarry>, ctx: SkittleCtx): boolean;
+  /** Answers the referee may give in any prompt on this shot beyond the readings (SK5-5 "could not tell"). */
+  promptExtras?(ctx: SkittleCtx): Outcome<SkittleCarry>[];
   endRule: string;
 }
 
@@ -77,7 +83,7 @@ export function parseSkittleOptions(spec: SkittleGameSpec, setup: MatchSetup): R
   const raw = parseWith(optionsSchema, setup);
   if (!raw.ok) return raw;
   const o = raw.value;
-  for (const key of ['foulPenalty', 'finishWithSafety', 'foulForfeitsRun', 'missIsFoul', 'strictKnockDowns'] as const) {
+  for (const key of ['foulPenalty', 'finishWithSafety', 'foulForfeitsRun', 'missIsFoul', 'strictKnockDowns', 'undeterminedFellerIsFoul'] as const) {
     if (o[key] !== undefined && !spec.accepts.includes(key)) return err(`options.${key}: not an option of ${spec.id}`);
   }
   const base = resolveBase(setup, o);
@@ -97,8 +103,9 @@ export function parseSkittleOptions(spec: SkittleGameSpec, setup: MatchSetup): R
     foulPenalty: o.foulPenalty ?? 0,
     finishWithSafety: o.finishWithSafety ?? spec.defaults.finishWithSafety,
     foulForfeitsRun: o.foulForfeitsRun ?? false,
-    missIsFoul: o.missIsFoul ?? false,
+    missIsFoul: o.missIsFoul ?? spec.defaults.missIsFoul ?? false,
     strictKnockDowns: o.strictKnockDowns ?? false,
+    undeterminedFellerIsFoul: o.undeterminedFellerIsFoul ?? false,
   });
 }
 
@@ -114,9 +121,11 @@ export function skittleGame(spec: SkittleGameSpec): Variant<SkittleOptions, Skit
     parseOptions: (setup: MatchSetup) => parseSkittleOptions(spec, setup),
     initialCarry: (setup: MatchSetup): SkittleCarry => ({ finishing: setup.players.map(() => false), run: 0, opening: true }),
     cueBallFor: () => 'cue' as const,
-    scanner: (ctx: SkittleCtx) => skittleScanner({ cueBall: ctx.cueBall, whites: WHITES, policy: spec.policy(ctx.options), events: ctx.shot.events }),
+    scanner: (ctx: SkittleCtx) =>
+      skittleScanner({ cueBall: ctx.cueBall, whites: WHITES, policy: spec.policy(ctx.options), events: ctx.shot.events, undeterminedIsFoul: ctx.options.undeterminedFellerIsFoul }),
     judge: (ctx: SkittleCtx, trace: SkittleTrace) => spec.judge(ctx, trace),
     refereeFoul: (ctx: SkittleCtx) => spec.refereeFoul(ctx),
+    ...(spec.promptExtras ? { promptExtras: spec.promptExtras } : {}),
     ...(spec.mayEnd ? { mayEnd: spec.mayEnd } : {}),
     endRule: spec.endRule,
     describe: (carry: SkittleCarry, options: SkittleOptions) => ({

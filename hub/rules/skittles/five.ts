@@ -67,7 +67,10 @@ export function judgeFive(ctx: SkittleCtx, t: SkittleTrace): Judgement<SkittleCa
   if (foul) return foulOutcome(ctx, foul, made, instructions);
 
   const opponent = ctx.opponentFouls[0];
-  if (opponent === 'stopped-ball') {
+  // SK5-10 (RULES §11): `stopped-ball` names the ball it stopped, a white when it names none.
+  const stopped = ctx.shot.events.find((e) => e.kind === 'foul' && e.by === 'opponent' && e.foul === 'stopped-ball');
+  const cueStopped = opponent === 'deflected-cue-ball' || (stopped?.kind === 'foul' && stopped.ball === ctx.cueBall);
+  if (opponent === 'stopped-ball' && !cueStopped) {
     // SK5-10: the opponent stopped a rolling white: 30 to the shooter, balls stay, the shooter goes on.
     const points = 30 + (t.felled.length > 0 ? value.points : 0);
     return withEnd(ctx, { awards: [{ player: ctx.shooter, points }], foul: null, turnPasses: false, rules: ['SK5-10'], carry: carry(true, points), instructions });
@@ -76,7 +79,7 @@ export function judgeFive(ctx: SkittleCtx, t: SkittleTrace): Judgement<SkittleCa
   const whiteOff = t.offTable.some((b) => b !== ctx.cueBall);
   const extraRules = whiteOff ? ['SK5-13'] : [];
   const held: Instruction[] =
-    opponent === 'deflected-cue-ball' ? [{ item: ctx.cueBall, to: 'the shooter may place it anywhere on the table', rule: 'SK5-10' }] : [];
+    cueStopped ? [{ item: ctx.cueBall, to: 'the shooter may place it anywhere on the table', rule: 'SK5-10' }] : [];
   if (t.felled.length > 0) {
     const continues = playsOn(ctx) && !whiteOff;
     const rules = ['SK5-3', value.rule, ...extraRules, ...(held.length ? ['SK5-10'] : []), ...(playsOn(ctx) ? [] : ['SK5-15'])];
@@ -93,7 +96,7 @@ export function judgeFive(ctx: SkittleCtx, t: SkittleTrace): Judgement<SkittleCa
     // SK5-7: a carom with no skittle down scores 3 and the turn passes; alone it never ends the game.
     return { awards: [{ player: ctx.shooter, points: 3 }], foul: null, turnPasses: true, rules: ['SK5-7', ...extraRules], carry: carry(false, 3), instructions: [...instructions, ...held] };
   }
-  return { awards: [], foul: null, turnPasses: true, rules: ['SK5-15', ...extraRules], carry: carry(false, 0), instructions: [...instructions, ...held] };
+  return withEnd(ctx, { awards: [], foul: null, turnPasses: true, rules: ['SK5-15', ...extraRules], carry: carry(false, 0), instructions: [...instructions, ...held] });
 }
 
 /** SK5-8: every point the shot made goes to the opponent; Decision: nothing made credits `foulPenalty` (0). */
@@ -110,14 +113,29 @@ function foulOutcome(ctx: SkittleCtx, foul: ShotFoul, made: number, instructions
   });
 }
 
-/** SK5-14: the game ends as soon as a player holds the total, scored or received as penalties. */
+/**
+ * SK5-14 (RULES §11): the game ends after the first shot at whose end a player holds at least
+ * the total, scored or received as penalties — unless that shot scored by a carom alone (SK5-7,
+ * whose outcome does not come here). The higher total wins; equal totals draw.
+ */
 function withEnd(ctx: SkittleCtx, outcome: Outcome<SkittleCarry>): Outcome<SkittleCarry> {
-  for (const a of outcome.awards) {
-    if (a.points > 0 && ctx.scores[a.player]! + a.points >= ctx.options.targets[a.player]!) {
-      return { ...outcome, ends: { winner: a.player, rule: 'SK5-14' }, rules: [...outcome.rules, 'SK5-14'] };
-    }
-  }
-  return outcome;
+  const totals = ctx.scores.map((s, i) => s + outcome.awards.filter((a) => a.player === i).reduce((sum, a) => sum + a.points, 0));
+  if (!totals.some((t, i) => t >= ctx.options.targets[i]!)) return outcome;
+  const best = Math.max(...totals);
+  const leaders = totals.flatMap((t, i) => (t === best ? [i] : []));
+  return { ...outcome, ends: { winner: leaders.length === 1 ? leaders[0]! : null, rule: 'SK5-14' }, rules: [...outcome.rules, 'SK5-14'] };
+}
+
+/**
+ * SK5-5 (RULES §11): when the sensors could not name the ball that felled a skittle and the
+ * referee is asked, "could not tell" is one of the answers, and it is a foul as the seed says.
+ */
+export function fivePromptExtras(ctx: SkittleCtx): Outcome<SkittleCarry>[] {
+  if (ctx.options.undeterminedFellerIsFoul) return [];
+  if (!ctx.shot.events.some((e) => e.kind === 'skittle' && e.by === null)) return [];
+  const felled = felledInEvents(ctx.shot.events);
+  const outcome = foulOutcome(ctx, { name: 'undetermined-feller', rules: ['SK5-5'], extra: 0 }, fiveSkittleValue(felled).points, []);
+  return [{ ...outcome, assumption: 'the referee could not tell which ball felled a skittle (SK5-5)' }];
 }
 
 /** The referee rules a foul the sensors did not show: the skittles that fell go to the opponent (SK5-8). */

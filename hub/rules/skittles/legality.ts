@@ -23,8 +23,6 @@ export interface LegalityPolicy {
   whiteStrike(a: WhiteStatus, b: WhiteStatus, aStruckByCue: boolean, bStruckByCue: boolean): [WhiteStatus, WhiteStatus];
   /** SK5-4: a white sent straight at the skittles still scores if the carom was made before it felled them. */
   readonly caromFirstExcuses: boolean;
-  /** SK5-5: a skittle whose feller the sensors could not name makes the shot a foul. */
-  readonly undeterminedIsFoul: boolean;
 }
 
 const best = (a: WhiteStatus, b: WhiteStatus): WhiteStatus => (a === 'legal' || b === 'legal' ? 'legal' : a === 'direct' || b === 'direct' ? 'direct' : 'still');
@@ -44,7 +42,6 @@ export const FIVE_SKITTLES_POLICY: LegalityPolicy = {
     aByCue || bByCue || a !== 'still' || b !== 'still' ? 'legal' : best(a, b),
   ],
   caromFirstExcuses: true,
-  undeterminedIsFoul: true,
 };
 
 /**
@@ -72,7 +69,6 @@ export const PYRAMID_POLICY: LegalityPolicy = {
   cueStrike: (f) => (f.cueCushioned ? 'legal' : 'direct'),
   whiteStrike: (a, b) => [best(a, b === 'legal' ? 'legal' : 'direct'), best(b, a === 'legal' ? 'legal' : 'direct')],
   caromFirstExcuses: false,
-  undeterminedIsFoul: false,
 };
 
 /**
@@ -86,5 +82,4 @@ export const SEVEN_CAROM_POLICY: LegalityPolicy = {
   cueStrike: (f) => (f.cueCushioned || f.cueOffOtherWhite ? 'legal' : 'direct'),
   whiteStrike: (a, b) => [best(a, 'direct'), best(b, 'direct')],
   caromFirstExcuses: false,
-  undeterminedIsFoul: false,
 };

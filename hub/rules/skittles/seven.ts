@@ -65,8 +65,9 @@ export function judgeSeven(spec: SevenSpec, ctx: SkittleCtx, t: SkittleTrace): J
   }
 
   if (foul) {
-    // SK7P-3, SK7C-6: all seven on a foul add the starting total; otherwise the felled value (SK7P-5, SK7C-5/7).
-    const felledPenalty = value.allSeven ? ctx.options.targets[shooter]! : value.points;
+    // SK7P-3, SK7C-6: all seven on a foul add the starting total. Otherwise (RULES §11, fouls and other
+    // points) every point the shot made — skittles, a carom, pocketed whites — is added, plus the foul's own.
+    const felledPenalty = value.allSeven ? ctx.options.targets[shooter]! : made;
     const run = ctx.options.foulForfeitsRun ? ctx.carry.run : 0;
     const rules = [...foul.rules, spec.foulRule, ...(value.allSeven ? [spec.valueRule] : [])];
     return penalty(spec, ctx, foul.name, rules, (value.allSeven ? 0 : foul.fixed) + felledPenalty + run, instructions);

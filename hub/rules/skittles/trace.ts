@@ -37,6 +37,8 @@ export interface SkittleTraceOptions {
   policy: LegalityPolicy;
   /** The raw events, to see which facts the sensors left open (SK5-5). */
   events: readonly ShotEvent[];
+  /** SK5-5 option `undeterminedFellerIsFoul`: a feller the sensors did not name makes the shot a foul. */
+  undeterminedIsFoul: boolean;
 }
 
 export function skittleScanner(opts: SkittleTraceOptions): Scanner<SkittleTrace> {
@@ -87,7 +89,7 @@ export function skittleScanner(opts: SkittleTraceOptions): Scanner<SkittleTrace>
           if (s.felled.includes(e.skittle)) return s;
           const next = { ...s, felled: [...s.felled, e.skittle] };
           const raw = events[e.index];
-          if (policy.undeterminedIsFoul && raw?.kind === 'skittle' && raw.by === null) return { ...next, undeterminedFeller: true };
+          if (opts.undeterminedIsFoul && raw?.kind === 'skittle' && raw.by === null) return { ...next, undeterminedFeller: true };
           if (e.by === cueBall) return { ...next, cueFelled: true };
           const w = s.whites[e.by]!;
           if (w.status === 'legal') return next;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import type { BallId } from '../ids.ts';
 import type { MatchSetup } from '../events.ts';
 import type { Outcome, ShotContext } from '../outcome.ts';
 import { baseOptionShape, describeIssues, MATCH_TABLE, resolveBase, type TableSize } from '../options.ts';
 import { drawSeeded } from '../random.ts';
 import { err, ok, type MatchOptionsBase, type Result, type Variant } from '../variant.ts';
 import { catalogueSchema, matchesSequence, parseCatalogue, SAMPLE_CATALOGUE, type Figure } from '../artistic/catalogue.ts';
-import { CAROM_BALL_IDS, caromPlayers, caromScannerFor, initialCaromCarry } from '../carom/family.ts';
+import { CAROM_BALL_IDS, caromCueBall, caromPlayers, caromScannerFor, initialCaromCarry } from '../carom/family.ts';
 import type { CaromTrace } from '../carom/trace.ts';
 
 export const ATTEMPTS_PER_FIGURE = 3; // AR-2
@@ -92,7 +93,8 @@ export const artistic: Variant<ArtisticOptions, ArtisticCarry, CaromTrace> = Obj
   maxPlayers: 3,
   parseOptions,
   initialCarry: (setup: MatchSetup) => ({ ...initialCaromCarry(setup), figure: 0, attempt: 0 }),
-  cueBallFor: (player: number) => (player % 2 === 0 ? 'white' : 'yellow'),
+  // AR three players (RULES §11): cue balls rotate as G-2; a player keeps theirs through their attempts.
+  cueBallFor: (player: number, previous: BallId | null, options: ArtisticOptions) => caromCueBall(player, previous, options.targets.length),
   scanner(ctx: Ctx) {
     const figure = ctx.options.figures[ctx.carry.figure]!;
     return caromScannerFor(ctx as never, 0, figure.sequence.length);

@@ -1,5 +1,5 @@
 import { skittleGame } from '../skittles/family.ts';
-import { fiveRefereeFoul, judgeFive } from '../skittles/five.ts';
+import { fivePromptExtras, fiveRefereeFoul, judgeFive } from '../skittles/five.ts';
 import { CAROM_TABLE } from '../skittles/geometry.ts';
 import { FIVE_SKITTLES_POLICY, FIVE_SKITTLES_STRICT_POLICY } from '../skittles/legality.ts';
 
@@ -15,10 +15,11 @@ export const skittles5 = skittleGame({
   table: CAROM_TABLE,
   scoring: 'count-up',
   policy: (options) => (options.strictKnockDowns ? FIVE_SKITTLES_STRICT_POLICY : FIVE_SKITTLES_POLICY),
-  accepts: ['foulPenalty', 'strictKnockDowns'],
+  accepts: ['foulPenalty', 'strictKnockDowns', 'undeterminedFellerIsFoul'],
   defaults: { finishWithSafety: false },
   judge: judgeFive,
   refereeFoul: fiveRefereeFoul,
+  promptExtras: fivePromptExtras,
   mayEnd: () => false,
   endRule: 'SK5-14',
 });

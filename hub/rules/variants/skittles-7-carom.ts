@@ -6,8 +6,8 @@ import type { SkittleTrace } from '../skittles/trace.ts';
 
 /**
  * SK7C-2, SK7C-5, SK7C-7: every foul adds 5 plus the value felled. Decisions: the cue ball
- * pocketed or off the table is a foul (the seed names no rule; pyramid practice); a shot
- * touching neither white outside the break is a foul only with `missIsFoul`.
+ * pocketed or off the table is a foul, 5 plus that shot's felled value; a shot touching
+ * neither white outside the break is a foul (RULES §11; `missIsFoul: false` turns it off).
  */
 function caromSevenFouls(ctx: SkittleCtx, t: SkittleTrace): { name: string; rules: string[]; fixed: number } | null {
   const referee = ctx.refereeFouls[0];
@@ -42,7 +42,8 @@ export const skittles7Carom = skittleGame({
   scoring: 'countdown',
   policy: () => SEVEN_CAROM_POLICY,
   accepts: ['finishWithSafety', 'foulForfeitsRun', 'missIsFoul'],
-  defaults: { finishWithSafety: true },
+  // RULES §11 (SK7C series): a miss outside the break is a foul, +5; `missIsFoul: false` restores the old reading.
+  defaults: { finishWithSafety: true, missIsFoul: true },
   judge: (ctx, trace) => judgeSeven(SPEC, ctx, trace),
   refereeFoul: (ctx) => sevenRefereeFoul(SPEC, ctx),
   mayEnd: (_outcome, ctx) => !ctx.options.finishWithSafety,

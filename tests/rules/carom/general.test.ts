@@ -53,7 +53,7 @@ describe('general carom rules (RULES §1)', () => {
 
   it('G-5 an unknown first ball on a scoring break is put to the referee', () => {
     const m = newMatch('carom');
-    const v = play(m, shot(ball(null, null), ball('white', 'yellow')));
+    const v = play(m, shot(ball(null, null), rail('foot', 'white'), ball('white', 'yellow')));
     expect(v.status).toBe('awaiting-referee');
     expect(v.prompt!.options.map((o) => o.ruling).sort()).toEqual(['foul', 'score']);
     expect(v.prompt!.facts[0]).toMatchObject({ event: 0, field: 'balls' });
@@ -189,12 +189,17 @@ describe('general carom rules (RULES §1)', () => {
     });
   });
 
-  it('G-13 frozen to a cushion: the first contact with that cushion does not count, later ones do', () => {
+  it('G-13 frozen to a cushion: the push-off (that rail before any other contact) does not count, later ones do', () => {
     const m = newMatch('three-cushion');
     const frozen = { frozen: { cushion: 'left' as const } };
+    // RULES §11: the first hit on the frozen rail recorded after the cue ball touched a ball counts.
     const three = [ball('white', 'red'), rail('left', 'white'), rail('foot', 'white'), rail('right', 'white'), ball('white', 'yellow')];
     const v = play(m, shotWith(frozen, ...three));
-    expect(lastShot(v).points).toBe(0);
+    expect(lastShot(v).points).toBe(1);
+    const afterRail = play(newMatch('three-cushion'), shotWith(frozen, rail('foot', 'white'), rail('left', 'white'), rail('right', 'white'), ball('white', 'red'), ball('white', 'yellow')));
+    expect(lastShot(afterRail).points).toBe(1);
+    const pushOff = play(newMatch('three-cushion'), shotWith(frozen, rail('left', 'white'), rail('foot', 'white'), rail('right', 'white'), ball('white', 'red'), ball('white', 'yellow')));
+    expect(lastShot(pushOff).points).toBe(0);
     const m2 = newMatch('three-cushion');
     const v2 = play(m2, shotWith(frozen, rail('left', 'white'), ball('white', 'red'), rail('left', 'white'), rail('foot', 'white'), rail('right', 'white'), ball('white', 'yellow')));
     expect(lastShot(v2).points).toBe(1);

@@ -41,11 +41,22 @@ describe('free game (RULES §4)', () => {
 
   it('FG-3 unknown positions where the limit could apply go to the referee', () => {
     const m = newMatch('free-game', 400);
-    play(m, caromShot('white')); // no positions given: where the balls lie is unknown
-    const v = play(m, caromShot('white'));
+    play(m, caromShot('white')); // the break starts outside every triangle; where the balls rest is unknown
+    let v = play(m, caromShot('white')); // the count starts at 0 whatever the zone: one carom is always allowed
+    expect(v).toMatchObject({ status: 'playing', prompt: null });
+    v = play(m, caromShot('white')); // now the limit could apply
     expect(v.status).toBe('awaiting-referee');
-    expect(v.prompt!.options.map((o) => o.assumption)).toHaveLength(2);
-    expect(play(m, referee({ ruling: 'score' })).players[0]!.score).toBe(2);
+    expect(v.prompt!.options.map((o) => o.ruling).sort()).toEqual(['no-score', 'score']);
+    expect(v.prompt!.facts).toEqual([expect.objectContaining({ kind: 'unobserved', field: 'assumption' })]);
+    expect(play(m, referee({ ruling: 'score' })).players[0]!.score).toBe(3);
+  });
+
+  it('FG-3 held-out log: a count that must be 0 and rest positions outside every triangle need no prompt', () => {
+    const m = newMatch('free-game', 400);
+    play(m, caromShot('white'));
+    const v = play(m, caromTo({ red: [1400, 700], yellow: [2000, 300], white: [600, 600] }));
+    expect(v).toMatchObject({ status: 'playing', prompt: null, turn: 'Ana' });
+    expect(scores(v)).toEqual([2, 0]);
   });
 
   it('FG-3 the triangle size is configuration (default 30 cm legs)', () => {

@@ -94,8 +94,29 @@ describe('five skittles on a carom table', () => {
     });
   });
 
-  it('SK5-5 a skittle whose feller the sensors could not name makes the shot a foul, without a prompt', () => {
-    const v = shoot(start(V), [ball('cue', 'one'), rail('one'), fell('king', null), fell('head', null)]);
+  it('SK5-5 (RULES §11) the sensors not naming the feller is a question, with "could not tell" (a foul) among the answers', () => {
+    const m = start(V);
+    const v = shoot(m, [ball('cue', 'one'), rail('one'), fell('king', null), fell('head', null)]);
+    expect(v.status).toBe('awaiting-referee');
+    const couldNotTell = v.prompt!.options.find((o) => o.foul === 'undetermined-feller')!;
+    expect(couldNotTell).toMatchObject({ ruling: 'foul', rules: expect.arrayContaining(['SK5-5']), assumption: expect.stringMatching(/could not tell/) });
+    expect(v.prompt!.options.some((o) => o.ruling === 'score' && o.points === 5)).toBe(true);
+    expect(v.prompt!.facts.map((f) => f.kind)).toEqual(['skittle', 'skittle']);
+    expect(scores(rule(m, 'score'))).toEqual([5, 0]);
+    const w = start(V);
+    shoot(w, [ball('cue', 'one'), rail('one'), fell('king', null), fell('head', null)]);
+    expect(lastShot(rule(w, 'foul', w.view().prompt!.options.indexOf(w.view().prompt!.options.find((o) => o.foul === 'undetermined-feller')!))).foul).toBe('undetermined-feller');
+    expect(scores(w.view())).toEqual([0, 5]);
+  });
+
+  it('SK5-5 a feller the sensors could not name decides nothing by itself when every reading agrees', () => {
+    // Only the cue ball moves: it felled the king, a foul whatever the referee would say.
+    const v = shoot(start(V), [rail('cue'), fell('king', null)]);
+    expect(v).toMatchObject({ status: 'playing', prompt: null });
+  });
+
+  it('SK5-5 option undeterminedFellerIsFoul applies the seed to the sensors\' doubt: a foul without a prompt', () => {
+    const v = shoot(start(V, 100, { undeterminedFellerIsFoul: true }), [ball('cue', 'one'), rail('one'), fell('king', null), fell('head', null)]);
     expect(v.status).toBe('playing');
     expect(v.prompt).toBeNull();
     expect(lastShot(v).foul).toBe('undetermined-feller');
@@ -231,19 +252,25 @@ describe('five skittles on a carom table', () => {
       expect(v.status).toBe('finished');
       expect(v.winner).toBe('Ana');
     });
-    it('SK5-14 a carom alone never ends the game; the next credited points do', () => {
+    it('SK5-14 a carom alone never ends the game; the next shot, whoever plays it, does (RULES §11)', () => {
       const m = start(V, 3);
       const v = shoot(m, [ball('cue', 'one'), ball('cue', 'two')]);
       expect(v.status).toBe('playing');
       expect(scores(v)).toEqual([3, 0]);
-      const w = shoot(m, [rail('cue')]); // Ben misses: no points to anyone
-      expect(w.status).toBe('playing');
-      shoot(m, [ball('cue', 'one'), ball('cue', 'two')]); // Ana: another carom, 6, still playing
-      expect(m.view().status).toBe('playing');
-      shoot(m, [rail('cue')]);
-      const z = shoot(m, legal('head'));
-      expect(z.status).toBe('finished');
-      expect(z.winner).toBe('Ana');
+      const w = shoot(m, [ball('cue', 'one')]); // Ben makes nothing: Ana holds the total at the end of this shot
+      expect(w).toMatchObject({ status: 'finished', winner: 'Ana', endRule: 'SK5-14' });
+    });
+    it('SK5-14 the higher total wins when both hold the total; equal totals draw', () => {
+      const m = start(V, 3);
+      shoot(m, [ball('cue', 'one'), ball('cue', 'two')]); // Ana 3 by a carom alone: play on
+      const v = shoot(m, [ball('cue', 'two'), rail('two'), fell('king', 'two')]); // Ben 5: both hold 3
+      expect(scores(v)).toEqual([3, 5]);
+      expect(v).toMatchObject({ status: 'finished', winner: 'Ben' });
+      const d = start(V, 3);
+      shoot(d, [ball('cue', 'one'), ball('cue', 'two')]); // Ana 3 by a carom alone
+      expect(shoot(d, [ball('cue', 'one'), ball('cue', 'two')]).status).toBe('playing'); // Ben 3 the same way
+      const e = shoot(d, [ball('cue', 'one')]); // Ana makes nothing: both hold 3
+      expect(e).toMatchObject({ status: 'drawn', winner: null, endRule: 'SK5-14' });
     });
   });
 

@@ -115,13 +115,14 @@ describe('seven skittles, carom game on a pocket table', () => {
       const w = shoot(m, [ball('cue', 'one'), pocket('cue')]);
       expect(scores(w)).toEqual([335, 305]);
     });
-    it('SK7C-7 Decision: a shot touching no white after the break passes the turn; missIsFoul makes it +5', () => {
+    it('SK7C series (RULES §11): a shot touching no white after the break is a foul, +5; missIsFoul: false only passes the turn', () => {
       const m = start(V, 300);
       quietBreak(m);
-      expect(scores(shoot(m, [rail('cue')]))).toEqual([300, 300]);
-      const n = start(V, 300, { missIsFoul: true });
+      expect(scores(shoot(m, [rail('cue')]))).toEqual([305, 300]);
+      expect(lastShot(m.view())).toMatchObject({ foul: 'miss', turnPasses: true });
+      const n = start(V, 300, { missIsFoul: false });
       quietBreak(n);
-      expect(scores(shoot(n, [rail('cue')]))).toEqual([305, 300]);
+      expect(scores(shoot(n, [rail('cue')]))).toEqual([300, 300]);
     });
   });
 
