@@ -50,6 +50,17 @@ export class BoardTimeUnwrapper {
     return this.refUs;
   }
 
+  /**
+   * Moves the reference to a full (48-bit, protocol 2) board time. Returns it, or null if
+   * it is behind the reference (the board restarted).
+   */
+  advanceAbsolute(t: number): number | null {
+    if (this.refRaw !== null && t < this.refUs) return null;
+    this.refRaw = t % TWO32;
+    this.refUs = t;
+    return t;
+  }
+
   reset(): void {
     this.refRaw = null;
     this.refUs = 0;

@@ -291,6 +291,12 @@ export class TableService {
       case 'board':
         if (event.reason === 'reset') this.health.boardReset();
         break;
+      case 'board-settings': {
+        const { type: _type, hubTime: _hubTime, ...board } = event;
+        this.health.boardSettings(board);
+        this.publishHealth();
+        break;
+      }
       case 'skittle': {
         const skittle = this.config.skittles[String(event.index)];
         if (skittle) this.health.skittle(skittle, event.state);

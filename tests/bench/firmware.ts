@@ -86,7 +86,8 @@ async function burst(durUs: number): Promise<{ generated: number; delivered: num
   for (let ch = 0; ch < 7; ch++) await rig.bridge.send({ kind: 'set-channel', channel: ch, threshold: 30, refractoryMs: 0 });
   await rig.link.runUs(5_000);
   const start = rig.sim.timeUs;
-  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (x) => (x > start && x < start + durUs ? 3 : 0));
+  // Straight onto the ADC pins: 1.3 ms up (the peak window), 0.3 ms down (re-arm).
+  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (x) => (x > start && x < start + durUs && (x - start) % 1600 < 1300 ? 3 : 0), true);
   await rig.link.runUs(durUs + 900_000); // drain, and let two heartbeats report the counters
   await rig.stop();
   const delivered = rig.of('rail-hit').length + rig.of('click').length;
@@ -100,7 +101,7 @@ async function lineRate(): Promise<number> {
   await rig.link.runUs(2_000);
   for (let ch = 0; ch < 7; ch++) await rig.bridge.send({ kind: 'set-channel', channel: ch, threshold: 30, refractoryMs: 0 });
   await rig.link.runUs(5_000);
-  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, () => 3);
+  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (x) => (x % 1600 < 1300 ? 3 : 0), true);
   await rig.link.runUs(200_000); // fill the queue
   const n0 = rig.of('rail-hit').length + rig.of('click').length;
   await rig.link.runUs(1_000_000);

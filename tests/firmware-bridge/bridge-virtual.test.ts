@@ -68,15 +68,15 @@ describe('Bridge over a scripted board', () => {
 
   it('ignores (and counts) everything from a board speaking another protocol version', async () => {
     const s = await scripted();
-    s.send({ kind: 'hello', protocol: 2, firmware: '2.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 20 });
+    s.send({ kind: 'hello', protocol: 3, firmware: '3.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 20 });
     s.send({ kind: 'impact', channel: 1, amplitude: 50, boardUs: 1000 });
     s.hb(250_000);
     await s.bridge.stop();
-    expect(s.of('board')[0]).toMatchObject({ compatible: false, protocol: 2, firmware: '2.0.0' });
+    expect(s.of('board')[0]).toMatchObject({ compatible: false, protocol: 3, firmware: '3.0.0' });
     expect(s.of('rail-hit')).toHaveLength(0);
     expect(s.of('heartbeat')).toHaveLength(0);
     expect(s.bridge.stats().dropped.invalid).toBe(2);
-    expect(s.of('dropped')[0]!.detail).toBe('board speaks protocol 2, this bridge 1');
+    expect(s.of('dropped')[0]!.detail).toBe('board speaks protocol 3, this bridge 1 and 2');
   });
 
   it('joining a running board mid-stream does not blame it for drops before we connected', async () => {

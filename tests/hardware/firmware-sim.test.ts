@@ -15,7 +15,7 @@ describe('table firmware in avr8js, through the serial bridge', () => {
     await rig.stop();
 
     const board = rig.of('board');
-    expect(board[0]).toMatchObject({ reason: 'hello', firmware: '1.0.0', protocol: 1, compatible: true });
+    expect(board[0]).toMatchObject({ reason: 'hello', firmware: '2.0.0', protocol: 2, compatible: true });
     expect(rig.of('heartbeat').length).toBeGreaterThanOrEqual(1);
     const hits = rig.of('rail-hit');
     expect(hits.map((h) => h.channel)).toEqual([0, 3, 5]);
@@ -103,8 +103,8 @@ describe('firmware behaviour', () => {
     const st = replies.find((m) => m.kind === 'self-test');
     expect(st).toMatchObject({ adcRunning: true, timerRunning: true, channelsQuiet: true, commandSeq: 4 });
     expect(rig.of('board').map((b) => [b.reason, b.detail, b.firmware])).toEqual([
-      ['hello', 'hello at boot', '1.0.0'],
-      ['hello', 'hello on request', '1.0.0'], // get-version: not a reset
+      ['hello', 'hello at boot', '2.0.0'],
+      ['hello', 'hello on request', '2.0.0'], // get-version: not a reset
     ]);
     expect(rig.bridge.stats().boardResets).toBe(0);
     expect(rig.bridge.stats().dropped['seq-gap']).toBe(0);
