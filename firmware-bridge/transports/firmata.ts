@@ -14,7 +14,7 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { SerialPort } from 'serialport';
 import { encodeBoardMessage, type BoardMessage } from '../messages.ts';
-import { DETECT_CHANNELS, PROTOCOL_VERSION, SKITTLES } from '../protocol.ts';
+import { DETECT_CHANNELS, SKITTLES } from '../protocol.ts';
 import type { Connection, Transport } from '../transport.ts';
 import { findPort, KNOWN_USB_IDS, type SerialPortClassLike, type SerialPortLike } from './serial.ts';
 
@@ -107,7 +107,7 @@ class FirmataConnection extends EventEmitter implements Connection {
   start(io: FirmataBoardLike): void {
     const o = this.o;
     const v = io.firmware?.version;
-    this.send({ kind: 'hello', seq: 0, protocol: PROTOCOL_VERSION, firmware: `0.${v?.major ?? 0}.${v?.minor ?? 0}`, adcChannels: io.analogPins.length & 0xff, skittles: SKITTLES, resetCause: 0, boardUs: this.now() });
+    this.send({ kind: 'hello', seq: 0, protocol: 1, firmware: `0.${v?.major ?? 0}.${v?.minor ?? 0}`, adcChannels: io.analogPins.length & 0xff, skittles: SKITTLES, resetCause: 0, boardUs: this.now() });
     io.setSamplingInterval(o.samplingIntervalMs);
     o.detectPins.forEach((pin, ch) => {
       const det = new SoftDetector(o.threshold, o.refractoryMs * 1000);

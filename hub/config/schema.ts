@@ -33,6 +33,8 @@ export const tableSchema = z.strictObject({
   rails: z.record(z.string().regex(/^[0-5]$/, 'a piezo channel 0–5'), z.enum(RAILS)).default({ '0': 'head', '1': 'foot', '2': 'left', '3': 'right' }),
   /** Tilt switch index → skittle. */
   skittles: z.record(z.string().regex(/^[0-6]$/, 'a skittle switch 0–6'), z.enum(SKITTLES)).default({}),
+  /** Skittle switches: debounce, and which read high when the skittle is down (normally-closed or magnet switches). */
+  switches: z.strictObject({ debounceMs: z.number().int().min(1).max(200).default(10), inverted: z.array(z.number().int().min(0).max(6)).max(7).default([]) }).default({ debounceMs: 10, inverted: [] }),
   thresholds: z.array(z.strictObject({ channel: z.number().int().min(0).max(6), threshold: z.number().int().min(0).max(255), refractoryMs: z.number().int().min(0).max(7000) })).default([]),
   /** A shot ends after this long with no hit and the bed quiet. */
   quietWindowMs: z.number().int().min(100).max(20_000).default(1500),
