@@ -42,6 +42,9 @@ export const tableSchema = z.strictObject({
   restVibrationLevel: z.number().int().min(0).max(255).default(12),
   /** Hits on one rail closer than this are one contact (two sensors on a long rail). */
   railMergeMs: z.number().min(0).max(200).default(15),
+  /** Cross-talk: within this window a hit on another rail at most `crossRailRatio` of the loudest is its echo (0: off). */
+  crossRailMs: z.number().min(0).max(50).default(4),
+  crossRailRatio: z.number().gt(0).max(1).default(0.6),
   defaultMatch: matchSchema.optional(),
   /** Who scores: the sensors' shots (unknown facts go to the referee), or an overhead tracker's shots with ball ids. */
   scoring: z.enum(['sensors', 'tracker']).default('sensors'),
