@@ -25,12 +25,17 @@ export const sourceSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('simulator'), seed: z.number().int().default(1), speed: z.number().positive().max(100).default(1) }),
 ]);
 
-export const tableSchema = z.strictObject({
+const DEFAULT_RAILS = { '0': 'head', '1': 'foot', '2': 'left', '3': 'right' } as const;
+/** Why a Firmata board cannot score piezo rails (docs/hardware.md, "Firmata"). */
+export const FIRMATA_PIEZO_REASON =
+  'a Firmata board cannot score piezo rails: 3 bytes per analog sample × 8 inputs × 500 samples/s = 12 kB/s, 57,600 baud carries 5.76 kB/s, and 2 ms sampling misses a 1 ms knock; use source type "serial" with the table firmware, or "rails": {}';
+
+const tableObject = z.strictObject({
   id,
   name: z.string().min(1).max(80).optional(),
   source: sourceSchema,
   /** Piezo channel → rail (two channels may share a long rail). */
-  rails: z.record(z.string().regex(/^[0-5]$/, 'a piezo channel 0–5'), z.enum(RAILS)).default({ '0': 'head', '1': 'foot', '2': 'left', '3': 'right' }),
+  rails: z.record(z.string().regex(/^[0-5]$/, 'a piezo channel 0–5'), z.enum(RAILS)),
   /** Tilt switch index → skittle. */
   skittles: z.record(z.string().regex(/^[0-6]$/, 'a skittle switch 0–6'), z.enum(SKITTLES)).default({}),
   /** Skittle switches: debounce, and which read high when the skittle is down (normally-closed or magnet switches). */
@@ -49,6 +54,18 @@ export const tableSchema = z.strictObject({
   /** Who scores: the sensors' shots (unknown facts go to the referee), or an overhead tracker's shots with ball ids. */
   scoring: z.enum(['sensors', 'tracker']).default('sensors'),
 });
+
+/** Rails default to the four cushions, none on a Firmata board (which cannot carry them). */
+export const tableSchema = z.preprocess(
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || 'rails' in v) return v;
+    const source = (v as { source?: { type?: unknown } }).source;
+    return { ...v, rails: source?.type === 'firmata' ? {} : DEFAULT_RAILS };
+  },
+  tableObject.superRefine((t, ctx) => {
+    if (t.source.type === 'firmata' && Object.keys(t.rails).length > 0) ctx.addIssue({ code: 'custom', path: ['rails'], message: FIRMATA_PIEZO_REASON });
+  }),
+);
 
 export const configSchema = z.strictObject({
   hub: z.strictObject({ id: id.default('hub'), baseTopic: z.string().regex(/^[A-Za-z0-9_/-]{1,60}$/).default('billiards') }).default({ id: 'hub', baseTopic: 'billiards' }),
