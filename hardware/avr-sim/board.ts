@@ -56,12 +56,12 @@ export function piezoHit(t0Us: number, peakVolts: number, ringHz = 2000, decayUs
 
 /** Hold time constant of the front end's peak detector (10 nF, 220 kOhm). */
 export const ENVELOPE_TAU_US = 2200;
-const ENVELOPE_STEP_US = 2;
+const ENVELOPE_STEP_US = 4;
 
 /**
  * The analogue front end of a detector input (hardware/README.md "Front end"): precision
  * full-wave rectifier into a peak detector (ideal attack, RC decay), clamped at the 5 V
- * rail. Integrated in 2 us steps between the instants the ADC samples, so peaks between
+ * rail. Integrated in 4 us steps between the instants the ADC samples, so peaks between
  * samples are held as the capacitor holds them. Evaluate at non-decreasing times.
  */
 export function envelope(signal: AnalogSignal, tauUs = ENVELOPE_TAU_US): AnalogSignal {

@@ -48,7 +48,8 @@ export function knockSweep(seed: number, n: number, thresholdV: number, startUs 
   const knocks: Knock[] = [];
   let t = startUs;
   for (let i = 0; i < n; i++) {
-    const ch = Math.floor(r() * 7);
+    // The channel free soonest (ties at random), so every channel is used evenly.
+    const ch = [...next.keys()].sort((a, b) => next[a]! - next[b]! || r() - 0.5)[0]!;
     t = Math.max(t + 2_000 + Math.floor(r() * 10_000), next[ch]!);
     next[ch] = t + gapUs;
     const want = r() < 0.7 ? thresholdV * (0.6 + r()) : thresholdV * 1.6 * (5 / (thresholdV * 1.6)) ** r();
