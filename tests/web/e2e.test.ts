@@ -248,6 +248,10 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await hub.publishSensor('1', { sensor: 'skittle', skittle: 'king', state: 'down' });
     await hub.publishSensor('1', { sensor: 'rail-hit', rail: 'left', channel: 2, amplitude: 200 });
     await page.locator('#rail-left.hit').waitFor();
+    // Which settings the board acknowledged (table health `board`).
+    await hub.publishHealth('1', { board: { bootId: 7, confirmed: 2, pending: 1, rejected: 0, unsupported: 0, unconfirmed: ['channel 3'] } });
+    await expect.poll(() => page.locator('#board-settings').textContent()).toContain('2 confirmed, 1 waiting for the board');
+    expect(await page.locator('#board-settings').textContent()).toContain('Not in force: channel 3');
     await expect.poll(() => page.locator('#hits-6').textContent()).toBe('1');
     expect(await page.locator('#amp-vibration').textContent()).toBe('60');
     await shot(page, 'hardware');

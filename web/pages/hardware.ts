@@ -42,6 +42,7 @@ export function hardwareBody(table: string): Html {
         <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td>${c.name}</td><td><input type="number" name="threshold-${c.channel}" min="0" max="255" value="40" required></td><td><input type="number" name="refractory-${c.channel}" min="0" max="7000" value="30" required></td></tr>`)}</tbody></table>
         <button class="btn primary" type="submit">Send to the board</button>
       </form>
+      <p id="board-settings" class="muted">Board settings: not reported yet.</p>
     </section>
     <section class="card">
       <h2>Tap test</h2>

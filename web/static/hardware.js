@@ -93,7 +93,17 @@ function onEvent(ev) {
   }
 }
 
-live(`/events/${encodeURIComponent(table)}`, { event: onEvent });
+/** Which of the hub's settings the board has acknowledged since it last booted (table health `board`). */
+function onState(msg) {
+  const b = msg && msg.health && msg.health.board;
+  const el = document.getElementById('board-settings');
+  if (!b || !el) return;
+  const pending = b.unconfirmed.length ? ` Not in force: ${b.unconfirmed.join(', ')}.` : '';
+  el.textContent = `Board settings (boot ${b.bootId ?? '?'}): ${b.confirmed} confirmed, ${b.pending} waiting for the board, ${b.rejected} rejected, ${b.unsupported} unsupported.${pending}`;
+  el.className = b.pending || b.rejected ? 'warn' : 'muted';
+}
+
+live(`/events/${encodeURIComponent(table)}`, { event: onEvent, state: onState });
 
 const tf = document.getElementById('thresholds-form');
 tf.addEventListener('submit', async (e) => {
