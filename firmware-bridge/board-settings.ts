@@ -43,6 +43,14 @@ export class BoardSettings {
     this.slots = commands.map(({ name, command }) => ({ name, command, type: commandType(command), state: 'pending', seq: -1, sentAt: 0, attempts: 0 }));
   }
 
+  /** Adds or replaces a setting; it is pending until the board acknowledges it. */
+  set(name: string, command: Command): void {
+    const slot: Slot = { name, command, type: commandType(command), state: 'pending', seq: -1, sentAt: 0, attempts: 0 };
+    const i = this.slots.findIndex((s) => s.name === name);
+    if (i >= 0) this.slots[i] = slot;
+    else this.slots.push(slot);
+  }
+
   /** A new boot of the board (or a board we know nothing about): nothing is confirmed. */
   invalidate(): void {
     for (const s of this.slots) Object.assign(s, { state: 'pending', seq: -1, attempts: 0 });

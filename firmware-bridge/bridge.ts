@@ -285,6 +285,19 @@ export class Bridge extends EventEmitter {
     return seq;
   }
 
+  /**
+   * New channel settings (a referee calibrating from the hardware page): validated, then
+   * tracked like the configured ones: sent now if the board has said HELLO, and again
+   * after every reset, until acknowledged.
+   */
+  async setChannels(channels: ReadonlyArray<{ channel: number; threshold: number; refractoryMs: number }>): Promise<void> {
+    for (const c of channels) encodeCommand({ kind: 'set-channel', ...c }, 0); // throws naming a bad value
+    if (!this.conn) throw new Error('bridge is not connected');
+    for (const c of channels) this.settings.set(`channel ${c.channel}`, { kind: 'set-channel', channel: c.channel, threshold: c.threshold, refractoryMs: c.refractoryMs });
+    if (this.helloThisConnection) await this.pushSettings();
+    else this.reportSettings();
+  }
+
   stats(): BridgeStats {
     return {
       linkUp: this.linkUp,

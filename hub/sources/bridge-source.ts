@@ -47,7 +47,8 @@ export class BridgeSource implements SensorSource {
   async setThresholds(channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>> {
     if (!this.bridge) return err('the table\'s board is not connected');
     try {
-      for (const c of channels) await this.bridge.send({ kind: 'set-channel', ...c });
+      // Tracked by the bridge: re-sent after a board reset, confirmed by the board's ACK (table health `board`).
+      await this.bridge.setChannels(channels);
       return ok({ sent: channels.length });
     } catch (e) {
       return err(`the board did not take the thresholds: ${(e as Error).message}`);

@@ -28,10 +28,11 @@ function knocks(sim: TableSim, list: Array<{ atUs: number; volts: number }>): vo
   sim.setSignal(0, (t) => sigs.reduce((v, f) => v + f(t), 0));
 }
 
-function hitsAfter(rig: SimRig, sim: TableSim, fromSimUs: number): Array<{ errUs: number; amplitude: number }> {
+/** Hits reported after the first `skip` ones, relative to a moment of the current board. */
+function hitsAfter(rig: SimRig, sim: TableSim, fromSimUs: number, skip: number): Array<{ errUs: number; amplitude: number }> {
   return rig
     .of('rail-hit')
-    .filter((h) => h.boardUs >= sim.boardUsAt(fromSimUs) && h.boardUs < sim.boardUsAt(sim.timeUs))
+    .slice(skip)
     .map((h) => ({ errUs: h.boardUs - sim.boardUsAt(fromSimUs), amplitude: h.amplitude }));
 }
 
@@ -39,12 +40,13 @@ function hitsAfter(rig: SimRig, sim: TableSim, fromSimUs: number): Array<{ errUs
 async function expectCalibrationInForce(rig: SimRig): Promise<void> {
   const sim = rig.link.sim;
   const from = sim.timeUs;
+  const skip = rig.of('rail-hit').length;
   knocks(sim, [
     { atUs: 200_000, volts: WEAK },
     { atUs: 300_000, volts: STRONG },
   ]);
   await rig.link.runUs(400_000);
-  const hits = hitsAfter(rig, sim, from);
+  const hits = hitsAfter(rig, sim, from, skip);
   expect(hits).toHaveLength(1);
   expect(hits[0]!.errUs - 300_000).toBeGreaterThanOrEqual(0);
   expect(hits[0]!.errUs - 300_000).toBeLessThan(250);
@@ -148,6 +150,18 @@ describe('board sessions (real firmware in avr8js)', () => {
     expect(st.settings.items.find((i) => i.name === 'channel 0')).toEqual({ name: 'channel 0', state: 'confirmed', attempts: 2 });
     expect(st.dropped['board-rx']).toBe(1);
     await expectCalibrationInForce(rig);
+    await rig.stop();
+  });
+
+  it('thresholds set live (the hardware page) are acknowledged and survive a reset', async () => {
+    const rig = await createSimRig();
+    await rig.link.runUs(300_000);
+    await expect(rig.bridge.setChannels([{ channel: 9, threshold: 90, refractoryMs: 30 }])).rejects.toThrow(/channel must be an integer in 0\.\.6/);
+    await rig.bridge.setChannels(CALIBRATED);
+    await rig.link.runUs(100_000);
+    expect(rig.bridge.stats().settings).toMatchObject({ confirmed: 3, pending: 0 });
+    await expectCalibrationInForce(rig);
+    await resetAndCheck(rig, rig.of('board')[0]!.bootId!);
     await rig.stop();
   });
 
