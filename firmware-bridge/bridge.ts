@@ -493,7 +493,7 @@ export class Bridge extends EventEmitter {
         this.helloThisConnection = true;
         // v2: a reset is a new boot of a board we had a session with (a first contact is not).
         const restarted = boot && (v2 ? this.bootId !== null || (v2.atBoot && hadFrames) : hadFrames);
-        const detail = !boot ? 'hello on request' : v2 && !v2.atBoot ? 'boot id changed' : 'hello at boot';
+        const detail = v2 && !v2.atBoot ? (boot && this.bootId !== null ? 'boot id changed' : 'hello on request') : boot ? 'hello at boot' : 'hello on request';
         if (boot) {
           this.resetSession();
           this.sessionFrames = 1;
