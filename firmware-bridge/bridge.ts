@@ -215,6 +215,7 @@ export class Bridge extends EventEmitter {
   /** What the hub wants on the board, and what this boot of it acknowledged. */
   private readonly settings: BoardSettings;
   private settingsReported = '';
+  private pushing = false;
   /** Per connection: a HELLO seen (else GET_VERSION is asked, at most every 250 ms). */
   private helloThisConnection = false;
   private lastVersionAsk = -Infinity;
@@ -392,15 +393,21 @@ export class Bridge extends EventEmitter {
 
   /** Sends every setting not yet acknowledged by this boot (or unanswered too long). */
   private async pushSettings(): Promise<void> {
-    for (const { name, command } of this.settings.due(this.now(), this.o.settingsRetryMs)) {
-      if (!this.conn) return;
-      this.settings.sent(name, this.cmdSeq, this.now());
-      try {
-        await this.send(command);
-      } catch {
-        this.settings.unsent(name);
-        return; // link went away; the next HELLO pushes again
+    if (this.pushing) return; // one push at a time; the next heartbeat catches up
+    this.pushing = true;
+    try {
+      for (const { name, command } of this.settings.due(this.now(), this.o.settingsRetryMs)) {
+        if (!this.conn) return;
+        this.settings.sent(name, this.cmdSeq, this.now());
+        try {
+          await this.send(command);
+        } catch {
+          this.settings.unsent(name);
+          return; // link went away; the next HELLO pushes again
+        }
       }
+    } finally {
+      this.pushing = false;
     }
     this.reportSettings();
   }

@@ -467,7 +467,7 @@ static void handleCommand(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t l
       for (uint8_t i = 0; i < NUM_SKITTLES; i++) skCount[i] = 0;
       return sendAck(type, seq, ACK_OK);
     case CMD_GET_VERSION:
-      return sendHello(0);
+      return sendHello(helloFlags & ~HELLO_AT_BOOT);
     case CMD_GET_CONFIG:
       return sendConfig();
     case CMD_SELF_TEST:
