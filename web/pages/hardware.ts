@@ -45,6 +45,13 @@ export function hardwareBody(table: string): Html {
       <p id="board-settings" class="muted">Board settings: not reported yet.</p>
     </section>
     <section class="card">
+      <h2>Calibration from data</h2>
+      <p class="muted">Record the noise floor with the table untouched, run the tap test with soft knocks, then let the page propose each threshold: twice the loudest noise, below 70 % of the softest knock. Check the form and send it.</p>
+      <div class="row"><button type="button" class="btn" id="noise-record">Record noise</button> <button type="button" class="btn primary" id="propose">Propose thresholds</button></div>
+      <table class="channels"><thead><tr><th>#</th><th>Noise peak</th><th>Softest knock</th><th>Proposal</th><th>Noise hits above it</th></tr></thead>
+      <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td class="num" id="noise-${c.channel}">–</td><td class="num" id="knock-${c.channel}">–</td><td class="num" id="proposal-${c.channel}">–</td><td id="rate-${c.channel}">–</td></tr>`)}</tbody></table>
+    </section>
+    <section class="card">
       <h2>Tap test</h2>
       <p class="muted">Tap each rail in turn when asked. The page checks that the hit arrives as that rail (the hub maps piezo channels to rails) and shows the channel it came on.</p>
       <ol id="taptest" class="taptest">${['head', 'foot', 'left', 'right'].map((r) => h`<li data-rail="${r}"><span class="tt-rail">${r} rail</span> <span class="tt-state">not tested</span></li>`)}</ol>
