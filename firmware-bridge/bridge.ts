@@ -1,9 +1,12 @@
 import { EventEmitter, on } from 'node:events';
+import { BoardSettings, type SettingsSummary } from './board-settings.ts';
 import { BoardTimeUnwrapper, ClockMapper, wrapDelta } from './clock.ts';
 import { FrameDecoder, type DecoderStats } from './decoder.ts';
 import { decodeMessage, encodeCommand, ProtocolError, type AckMsg, type BoardMessage, type Command, type ConfigMsg, type SelfTestMsg } from './messages.ts';
-import { CLICK_CHANNEL, FRAME_OVERHEAD, PROTOCOL_VERSION, type RawFrame } from './protocol.ts';
+import { CLICK_CHANNEL, FRAME_OVERHEAD, PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, type RawFrame } from './protocol.ts';
 import type { Connection, Transport } from './transport.ts';
+
+const TWO32 = 2 ** 32;
 
 export interface Stamped {
   /** Board microseconds, unwrapped past the 32-bit wrap (since the board's last reset). */
@@ -66,6 +69,16 @@ export interface BoardEvent {
   protocol: number | null;
   compatible: boolean;
   resetCause: number | null;
+  /** The board's boot counter (protocol 2), null from a v1 board. */
+  bootId?: number | null;
+  hubTime: number;
+}
+/** Which of the hub's board settings this boot of the board has acknowledged. */
+export interface SettingsEvent extends Omit<SettingsSummary, 'items'> {
+  type: 'board-settings';
+  bootId: number | null;
+  /** Names of the settings not (yet) in force: `channel 2`, `debounce`, `switch polarity`. */
+  unconfirmed: string[];
   hubTime: number;
 }
 export interface ReplyEvent {
@@ -73,7 +86,7 @@ export interface ReplyEvent {
   message: ConfigMsg | AckMsg | SelfTestMsg;
   hubTime: number;
 }
-export type BridgeEvent = RailHitEvent | ClickEvent | VibrationEvent | SkittleEvent | HeartbeatEvent | LinkEvent | DroppedEvent | BoardEvent | ReplyEvent;
+export type BridgeEvent = RailHitEvent | ClickEvent | VibrationEvent | SkittleEvent | HeartbeatEvent | LinkEvent | DroppedEvent | BoardEvent | ReplyEvent | SettingsEvent;
 
 export interface BridgeStats {
   linkUp: boolean;
@@ -84,6 +97,9 @@ export interface BridgeStats {
   dropped: Record<DropSource, number>;
   boardResets: number;
   driftPpm: number;
+  /** The board's boot counter (protocol 2), and where each setting stands. */
+  bootId: number | null;
+  settings: SettingsSummary;
   /** Why the last connect attempt failed or the link was lost. */
   lastError: string | null;
 }
@@ -102,8 +118,14 @@ export interface BridgeOptions {
   reconnect?: Partial<ReconnectOptions>;
   /** No valid frame for this long (hub clock) reports the link down. 0 disables. */
   silenceMs?: number;
-  /** Channel settings pushed to the board on every connect and board restart. */
+  /** Channel settings pushed to the board after every HELLO until acknowledged. */
   channels?: Array<{ channel: number; threshold: number; refractoryMs: number }>;
+  /** Skittle switch debounce in ms (1..200), pushed like the channels. Default 10. */
+  debounceMs?: number;
+  /** Skittle switches that read high when down (bit i = switch i). Default 0. */
+  invertSwitches?: number;
+  /** A setting not acknowledged within this long (hub clock) is sent again. Default 500. */
+  settingsRetryMs?: number;
 }
 
 interface ResolvedOptions {
@@ -113,6 +135,9 @@ interface ResolvedOptions {
   reconnect: ReconnectOptions;
   silenceMs: number;
   channels: Array<{ channel: number; threshold: number; refractoryMs: number }>;
+  debounceMs: number;
+  invertSwitches: number;
+  settingsRetryMs: number;
 }
 
 function bad(option: string, why: string): never {
@@ -152,6 +177,9 @@ export function resolveBridgeOptions(o: unknown): ResolvedOptions {
       if (!Number.isInteger(ch[k])) bad(`channels[${i}].${k}`, 'must be an integer');
     }
   });
+  for (const k of ['debounceMs', 'invertSwitches']) {
+    if (opts[k] !== undefined && !Number.isInteger(opts[k])) bad(k, 'must be an integer');
+  }
   return {
     transport: t,
     clock: clock as () => number,
@@ -159,6 +187,9 @@ export function resolveBridgeOptions(o: unknown): ResolvedOptions {
     reconnect,
     silenceMs: num('silenceMs', opts.silenceMs, 0, 3_600_000, 1000),
     channels: channels as ResolvedOptions['channels'],
+    debounceMs: num('debounceMs', opts.debounceMs, 1, 200, 10),
+    invertSwitches: num('invertSwitches', opts.invertSwitches, 0, 0x7f, 0),
+    settingsRetryMs: num('settingsRetryMs', opts.settingsRetryMs, 10, 60_000, 500),
   };
 }
 
@@ -181,12 +212,23 @@ export class Bridge extends EventEmitter {
   private cmdSeq = 0;
   private lastError: string | null = null;
   private foreignProtocol: number | null = null;
+  /** What the hub wants on the board, and what this boot of it acknowledged. */
+  private readonly settings: BoardSettings;
+  private settingsReported = '';
+  private pushing = false;
+  /** Per connection: a HELLO seen (else GET_VERSION is asked, at most every 250 ms). */
+  private helloThisConnection = false;
+  private lastVersionAsk = -Infinity;
 
   // Per board session (reset on reconnect and on board reset).
   private lastSeq: number | null = null;
   private sawHello = false;
   private sessionFrames = 0;
   private readonly unwrap = new BoardTimeUnwrapper();
+  /** Protocol 2: the board's boot counter, and whether a 48-bit time anchored this session. */
+  private bootId: number | null = null;
+  private protocol: number | null = null;
+  private absoluteSeen = false;
   private readonly clock: ClockMapper = new ClockMapper();
   private counters: { eventsDropped: number; txDropped: number; rxErrors: number } | null = null;
   private decoderSeen: DecoderStats = { frames: 0, garbageBytes: 0, badCrc: 0, badLength: 0, truncatedBytes: 0 };
@@ -202,6 +244,11 @@ export class Bridge extends EventEmitter {
   constructor(options: BridgeOptions) {
     super();
     this.o = resolveBridgeOptions(options);
+    this.settings = new BoardSettings([
+      ...this.o.channels.map((c) => ({ name: `channel ${c.channel}`, command: { kind: 'set-channel' as const, ...c } })),
+      { name: 'debounce', command: { kind: 'set-debounce', ms: this.o.debounceMs } },
+      { name: 'switch polarity', command: { kind: 'set-invert', mask: this.o.invertSwitches } },
+    ]);
   }
 
   async start(): Promise<void> {
@@ -239,6 +286,19 @@ export class Bridge extends EventEmitter {
     return seq;
   }
 
+  /**
+   * New channel settings (a referee calibrating from the hardware page): validated, then
+   * tracked like the configured ones: sent now if the board has said HELLO, and again
+   * after every reset, until acknowledged.
+   */
+  async setChannels(channels: ReadonlyArray<{ channel: number; threshold: number; refractoryMs: number }>): Promise<void> {
+    for (const c of channels) encodeCommand({ kind: 'set-channel', ...c }, 0); // throws naming a bad value
+    if (!this.conn) throw new Error('bridge is not connected');
+    for (const c of channels) this.settings.set(`channel ${c.channel}`, { kind: 'set-channel', channel: c.channel, threshold: c.threshold, refractoryMs: c.refractoryMs });
+    if (this.helloThisConnection) await this.pushSettings();
+    else this.reportSettings();
+  }
+
   stats(): BridgeStats {
     return {
       linkUp: this.linkUp,
@@ -250,6 +310,8 @@ export class Bridge extends EventEmitter {
       boardResets: this.s.boardResets,
       driftPpm: this.clock.driftPpm,
       lastError: this.lastError,
+      bootId: this.bootId,
+      settings: this.settings.summary(),
     };
   }
 
@@ -313,8 +375,12 @@ export class Bridge extends EventEmitter {
       this.setLink('down', why);
       this.scheduleRetry(why);
     });
+    // Nothing is written until the board speaks: opening the port resets an Uno/Nano and
+    // its bootloader would eat (or choke on) commands. Its HELLO starts the settings push.
+    this.helloThisConnection = false;
+    this.lastVersionAsk = -Infinity;
+    if (this.protocol !== 2) this.settings.invalidate(); // a v1 board cannot say it kept them
     this.setLink('up', `connected ${conn.description}`);
-    void this.pushChannelConfig();
   }
 
   private scheduleRetry(why: string): void {
@@ -325,14 +391,43 @@ export class Bridge extends EventEmitter {
     this.retryTimer = setTimeout(() => void this.connectOnce(), wait);
   }
 
-  private async pushChannelConfig(): Promise<void> {
-    for (const c of this.o.channels) {
-      try {
-        await this.send({ kind: 'set-channel', ...c });
-      } catch {
-        return; // link went away; the next connect pushes again
+  /** Sends every setting not yet acknowledged by this boot (or unanswered too long). */
+  private async pushSettings(): Promise<void> {
+    if (this.pushing) return; // one push at a time; the next heartbeat catches up
+    this.pushing = true;
+    try {
+      for (const { name, command } of this.settings.due(this.now(), this.o.settingsRetryMs)) {
+        if (!this.conn) return;
+        this.settings.sent(name, this.cmdSeq, this.now());
+        try {
+          await this.send(command);
+        } catch {
+          this.settings.unsent(name);
+          return; // link went away; the next HELLO pushes again
+        }
       }
+    } finally {
+      this.pushing = false;
     }
+    this.reportSettings();
+  }
+
+  /** Emits 'board-settings' when the confirmed/pending picture changes. */
+  private reportSettings(): void {
+    const sum = this.settings.summary();
+    const unconfirmed = sum.items.filter((i) => i.state !== 'confirmed').map((i) => i.name);
+    const key = JSON.stringify([this.bootId, sum.confirmed, sum.pending, sum.rejected, sum.unsupported, unconfirmed]);
+    if (key === this.settingsReported) return;
+    this.settingsReported = key;
+    const { items: _items, ...counts } = sum;
+    this.out({ type: 'board-settings', ...counts, bootId: this.bootId, unconfirmed, hubTime: this.now() });
+  }
+
+  /** Asks a board that has not said HELLO on this connection who it is (rate-limited). */
+  private askVersion(): void {
+    if (this.helloThisConnection || this.now() - this.lastVersionAsk < 250) return;
+    this.lastVersionAsk = this.now();
+    this.send({ kind: 'get-version' }).catch(() => undefined);
   }
 
   private checkSilence(): void {
@@ -350,6 +445,8 @@ export class Bridge extends EventEmitter {
     this.unwrap.reset();
     this.clock.reset();
     this.counters = null;
+    this.absoluteSeen = false;
+    this.settings.invalidate();
   }
 
   private onData(chunk: Buffer): void {
@@ -380,30 +477,41 @@ export class Bridge extends EventEmitter {
       if (err instanceof ProtocolError) return this.drop('invalid', 1, err.message);
       throw err;
     }
-    if (msg.kind === 'hello') this.foreignProtocol = msg.protocol === PROTOCOL_VERSION ? null : msg.protocol;
+    if (msg.kind === 'hello') this.foreignProtocol = SUPPORTED_PROTOCOLS.includes(msg.protocol) ? null : msg.protocol;
     if (this.foreignProtocol !== null && msg.kind !== 'hello') {
       // Another protocol version may lay its payloads out differently: trust nothing.
       this.trackSeq(frame.seq, false);
-      return this.drop('invalid', 1, `board speaks protocol ${this.foreignProtocol}, this bridge ${PROTOCOL_VERSION}`);
+      return this.drop('invalid', 1, `board speaks protocol ${this.foreignProtocol}, this bridge ${SUPPORTED_PROTOCOLS.join(' and ')}`);
     }
-    // A boot HELLO has SEQ 0 and a board time behind ours; a HELLO answering
-    // GET_VERSION continues both.
+    const v2 = msg.kind === 'hello' ? msg.v2 : undefined;
+    // A new boot: v2 says so (flag, or another boot id); a v1 boot HELLO has SEQ 0 and a
+    // board time behind ours (a HELLO answering GET_VERSION continues both).
     const ref = this.unwrap.referenceRaw;
-    const boot = msg.kind === 'hello' && msg.seq === 0 && (ref === null || wrapDelta(ref, msg.boardUs) < 0);
+    const boot = msg.kind === 'hello' && (v2 ? v2.atBoot || v2.bootId !== this.bootId : msg.seq === 0 && (ref === null || wrapDelta(ref, msg.boardUs) < 0));
     this.trackSeq(frame.seq, boot);
     const hadFrames = this.sessionFrames > 0;
     this.sessionFrames++;
+    if (msg.kind !== 'hello') this.askVersion();
     // Arrival is late at least by the frame's own line time (10 bits per byte).
     const arrival = hubNow - ((frame.payload.length + FRAME_OVERHEAD) * 10 * 1000) / this.o.baudRate;
 
     switch (msg.kind) {
       case 'hello': {
-        const restarted = boot && hadFrames;
+        this.helloThisConnection = true;
+        // v2: a reset is a new boot of a board we had a session with (a first contact is not).
+        const restarted = boot && (v2 ? this.bootId !== null || (v2.atBoot && hadFrames) : hadFrames);
+        const detail = v2 && !v2.atBoot ? (boot && this.bootId !== null ? 'boot id changed' : 'hello on request') : boot ? 'hello at boot' : 'hello on request';
         if (boot) {
           this.resetSession();
           this.sessionFrames = 1;
           this.sawHello = true;
           this.lastSeq = msg.seq;
+        }
+        this.protocol = msg.protocol;
+        if (v2) {
+          this.bootId = v2.bootId;
+          this.stampAbsolute(v2.usHigh * TWO32 + msg.boardUs, arrival);
+        } else if (boot) {
           this.clock.add(this.unwrap.advance(msg.boardUs)!, arrival);
         } else {
           this.stampNow(msg.boardUs, arrival);
@@ -412,24 +520,34 @@ export class Bridge extends EventEmitter {
         this.out({
           type: 'board',
           reason: restarted ? 'reset' : 'hello',
-          detail: boot ? 'hello at boot' : 'hello on request',
+          detail,
           firmware: msg.firmware,
           protocol: msg.protocol,
-          compatible: msg.protocol === PROTOCOL_VERSION,
+          compatible: SUPPORTED_PROTOCOLS.includes(msg.protocol),
           resetCause: msg.resetCause,
+          bootId: v2 ? v2.bootId : null,
           hubTime: hubNow,
         });
-        if (restarted) void this.pushChannelConfig();
+        void this.pushSettings();
         return;
       }
       case 'heartbeat': {
-        const t = this.stampNow(msg.boardUs, arrival);
+        let t: number;
+        if (msg.v2) {
+          if (this.bootId === null) this.bootId = msg.v2.bootId; // first contact, hello still to come
+          else if (msg.v2.bootId !== this.bootId) this.boardRestarted('boot id changed', msg.v2.bootId);
+          t = this.stampAbsolute(msg.v2.usHigh * TWO32 + msg.boardUs, arrival);
+        } else {
+          t = this.stampNow(msg.boardUs, arrival);
+        }
         this.boardCounters(msg);
+        if (this.helloThisConnection) void this.pushSettings(); // re-sends what is unanswered
         this.out({ type: 'heartbeat', boardUs: t, hubTime: this.clock.toHub(t), seq: msg.seq, loopMaxUs: msg.loopMaxUs, skittleMask: msg.skittleMask, driftPpm: this.clock.driftPpm });
         return;
       }
       case 'vibration': {
-        const t = this.stampNow(msg.boardUs, arrival);
+        // v2: only HELLO and HEARTBEAT (48-bit time, boot id) anchor the clock.
+        const t = this.absoluteSeen ? this.stampPast(msg.boardUs, arrival) : this.stampNow(msg.boardUs, arrival);
         this.event({ type: 'vibration', level: msg.level, boardUs: t, hubTime: this.clock.toHub(t), seq: msg.seq });
         return;
       }
@@ -442,8 +560,11 @@ export class Bridge extends EventEmitter {
         else this.event({ type: 'rail-hit', channel: msg.channel, amplitude: msg.amplitude, ...base });
         return;
       }
-      case 'config':
       case 'ack':
+        if (this.settings.ack(msg)) return this.reportSettings();
+        this.out({ type: 'reply', message: msg, hubTime: hubNow });
+        return;
+      case 'config':
       case 'self-test':
         this.out({ type: 'reply', message: msg, hubTime: hubNow });
         return;
@@ -464,18 +585,39 @@ export class Bridge extends EventEmitter {
   }
 
   /** A board reset seen without its hello (lost, or we joined late). */
-  private boardRestarted(detail: string): void {
+  private boardRestarted(detail: string, bootId: number | null = null): void {
     this.resetSession();
     this.sawHello = true; // the board's counters restarted from zero too
+    this.bootId = bootId;
     this.s.boardResets++;
-    this.out({ type: 'board', reason: 'reset', detail, firmware: null, protocol: null, compatible: true, resetCause: null, hubTime: this.now() });
-    void this.pushChannelConfig();
+    this.out({ type: 'board', reason: 'reset', detail, firmware: null, protocol: null, compatible: true, resetCause: null, bootId, hubTime: this.now() });
+    void this.pushSettings();
   }
 
   private resetSession(): void {
     const seq = this.lastSeq;
     this.newSession();
     this.lastSeq = seq;
+  }
+
+  /**
+   * Protocol 2 stamp with the full 48-bit board time: a clock pair with no wrap ambiguity.
+   * Time going backwards within one boot id cannot happen, so it is a restart.
+   */
+  private stampAbsolute(t: number, arrival: number): number {
+    if (!this.absoluteSeen) {
+      // Stamps seen before (32-bit only) had no high bits: start the mapping here.
+      this.unwrap.reset();
+      this.clock.reset();
+      this.absoluteSeen = true;
+    }
+    if (this.unwrap.advanceAbsolute(t) === null) {
+      this.boardRestarted('board time went backwards', this.bootId);
+      this.absoluteSeen = true;
+      this.unwrap.advanceAbsolute(t);
+    }
+    this.clock.add(t, arrival);
+    return t;
   }
 
   /** Stamp taken when the frame was sent: a clock pair; going backwards means restart. */
@@ -496,7 +638,8 @@ export class Bridge extends EventEmitter {
     const ref = this.unwrap.referenceRaw;
     if (ref === null) return this.stampNow(raw, arrival);
     const t = this.unwrap.unwrap(raw);
-    if (wrapDelta(ref, raw) < -2_000_000) {
+    // v1 only: with a boot id in every heartbeat, v2 does not guess restarts from time.
+    if (!this.absoluteSeen && wrapDelta(ref, raw) < -2_000_000) {
       this.boardRestarted('event time far behind board time');
       return this.stampNow(raw, arrival);
     }

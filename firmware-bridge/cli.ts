@@ -3,7 +3,10 @@
  * as one JSON line.
  *
  *   npx tsx firmware-bridge/cli.ts [--path /dev/ttyUSB0] [--set CH:THRESHOLD:REFRACTORY_MS]...
- *                                  [--debounce MS] [--self-test] [--config] [--firmata]
+ *                                  [--debounce MS] [--invert MASK] [--self-test] [--config] [--firmata]
+ *
+ * --set, --debounce and --invert are board settings: the bridge pushes them after every
+ * HELLO and reports which the board acknowledged (`board-settings` lines).
  */
 import { pathToFileURL } from 'node:url';
 import { Bridge, type BridgeEvent } from './bridge.ts';
@@ -14,12 +17,17 @@ import { SerialTransport } from './transports/serial.ts';
 export interface CliOptions {
   path?: string;
   firmata: boolean;
+  /** Settings, pushed by the bridge after every HELLO until acknowledged. */
+  channels: Array<{ channel: number; threshold: number; refractoryMs: number }>;
+  debounceMs?: number;
+  invertSwitches?: number;
+  /** One-off requests, sent once the board has said HELLO. */
   commands: Command[];
 }
 
 /** Parses argv; throws an Error naming the bad argument. */
 export function parseArgs(argv: string[]): CliOptions {
-  const out: CliOptions = { firmata: false, commands: [] };
+  const out: CliOptions = { firmata: false, channels: [], commands: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -43,7 +51,13 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--debounce': {
         const ms = Number(value());
         if (!Number.isInteger(ms) || ms < 1 || ms > 200) throw new Error(`--debounce must be an integer 1..200 ms`);
-        out.commands.push({ kind: 'set-debounce', ms });
+        out.debounceMs = ms;
+        break;
+      }
+      case '--invert': {
+        const mask = Number(value());
+        if (!Number.isInteger(mask) || mask < 0 || mask > 0x7f) throw new Error('--invert must be a switch bit mask 0..127');
+        out.invertSwitches = mask;
         break;
       }
       case '--set': {
@@ -54,7 +68,7 @@ export function parseArgs(argv: string[]): CliOptions {
         if (channel > 6) throw new Error(`--set channel ${channel} out of 0..6`);
         if (threshold > 255) throw new Error(`--set threshold ${threshold} out of 0..255`);
         if (refractoryMs > 7000) throw new Error(`--set refractory ${refractoryMs} out of 0..7000 ms`);
-        out.commands.push({ kind: 'set-channel', channel, threshold, refractoryMs });
+        out.channels.push({ channel, threshold, refractoryMs });
         break;
       }
       default:
@@ -77,7 +91,13 @@ async function main(): Promise<void> {
   const transport = opts.firmata
     ? new FirmataTransport({ clockUs: () => clock() * 1000, ...(opts.path ? { path: opts.path } : {}) })
     : new SerialTransport(opts.path ? { path: opts.path } : {});
-  const bridge = new Bridge({ transport, clock });
+  const bridge = new Bridge({
+    transport,
+    clock,
+    channels: opts.channels,
+    ...(opts.debounceMs !== undefined ? { debounceMs: opts.debounceMs } : {}),
+    ...(opts.invertSwitches !== undefined ? { invertSwitches: opts.invertSwitches } : {}),
+  });
   let sent = false;
   bridge.on('event', (e: BridgeEvent) => {
     process.stdout.write(`${JSON.stringify(e)}\n`);

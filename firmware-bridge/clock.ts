@@ -1,11 +1,13 @@
 /**
  * Board microseconds -> hub time.
  *
- * The board clock is a free-running 32-bit microsecond counter (wraps every ~71.6
- * minutes) on a ceramic/crystal resonator that drifts (typically 50..5000 ppm). Each
+ * The board clock is a free-running microsecond counter: 32 bits in event frames (wraps
+ * every ~71.6 minutes), 48 bits in protocol-2 HELLO/HEARTBEAT. It runs off a crystal
+ * (±50 ppm) or, on an Uno's ATmega328P, a ceramic resonator (±0.5 % = 5,000 ppm). Each
  * heartbeat gives a pair (boardUs, hubMs as seen on arrival). Arrival is late by the
  * frame's line time plus OS latency, which is never negative, so:
- *   - the rate (drift) is a least-squares slope over a window of pairs, clamped;
+ *   - the rate (drift) is a least-squares slope over the pairs of the last 30 s of board
+ *     time, clamped to ±6,000 ppm;
  *   - the offset is the lower envelope (the least-delayed pair in the window).
  */
 
@@ -50,6 +52,17 @@ export class BoardTimeUnwrapper {
     return this.refUs;
   }
 
+  /**
+   * Moves the reference to a full (48-bit, protocol 2) board time. Returns it, or null if
+   * it is behind the reference (the board restarted).
+   */
+  advanceAbsolute(t: number): number | null {
+    if (this.refRaw !== null && t < this.refUs) return null;
+    this.refRaw = t % TWO32;
+    this.refUs = t;
+    return t;
+  }
+
   reset(): void {
     this.refRaw = null;
     this.refUs = 0;
@@ -57,8 +70,10 @@ export class BoardTimeUnwrapper {
 }
 
 export interface ClockMapperOptions {
-  /** Pairs kept for the fit. */
-  window?: number;
+  /** Board time (ms) the pairs kept for the fit span. */
+  windowMs?: number;
+  /** At most this many pairs are kept, whatever their span. */
+  maxPairs?: number;
   /** Largest drift believed, in parts per million. */
   maxDriftPpm?: number;
   /** Minimum span of board time (ms) before the slope is fitted at all. */
@@ -70,13 +85,15 @@ export class ClockMapper {
   private slope = 1;
   private offset = 0; // hub ms at board ms 0 relative to x0
   private x0 = 0;
-  private readonly window: number;
+  private readonly windowMs: number;
+  private readonly maxPairs: number;
   private readonly maxDrift: number;
   private readonly minSpanMs: number;
 
   constructor(opts: ClockMapperOptions = {}) {
-    this.window = opts.window ?? 120; // 30 s of 250 ms heartbeats
-    this.maxDrift = (opts.maxDriftPpm ?? 2000) / 1e6;
+    this.windowMs = opts.windowMs ?? 30_000;
+    this.maxPairs = opts.maxPairs ?? 600;
+    this.maxDrift = (opts.maxDriftPpm ?? 6000) / 1e6;
     this.minSpanMs = opts.minSpanMs ?? 2000;
   }
 
@@ -96,7 +113,8 @@ export class ClockMapper {
   add(boardUs: number, hubMs: number): void {
     if (this.pts.length === 0) this.x0 = boardUs / 1000;
     this.pts.push({ x: boardUs / 1000 - this.x0, y: hubMs });
-    if (this.pts.length > this.window) this.pts.shift();
+    const x = this.pts[this.pts.length - 1]!.x;
+    while (this.pts.length > this.maxPairs || (this.pts.length > 1 && x - this.pts[0]!.x > this.windowMs)) this.pts.shift();
     this.fit();
   }
 

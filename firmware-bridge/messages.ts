@@ -1,5 +1,5 @@
 import { encodeFrame } from './frame.ts';
-import { CmdType, DETECT_CHANNELS, MsgType, PAYLOAD_LENGTH, SKITTLES, type RawFrame } from './protocol.ts';
+import { CmdType, DETECT_CHANNELS, HelloFlag, MsgType, PAYLOAD_LENGTH, PAYLOAD_LENGTHS, SKITTLES, type RawFrame } from './protocol.ts';
 
 /** A frame that is well formed on the wire but not a valid message. */
 export class ProtocolError extends Error {
@@ -22,6 +22,8 @@ export interface HelloMsg {
   /** MCUSR at boot: 1 power-on, 2 external, 4 brown-out, 8 watchdog. */
   resetCause: number;
   boardUs: number;
+  /** v2 only: board time bits 32..47, the EEPROM boot counter, and HELLO flags. */
+  v2?: { usHigh: number; bootId: number; atBoot: boolean; causeFromBootloader: boolean };
 }
 export interface HeartbeatMsg {
   kind: 'heartbeat';
@@ -33,6 +35,8 @@ export interface HeartbeatMsg {
   rxErrors: number;
   loopMaxUs: number;
   skittleMask: number;
+  /** v2 only: the boot id and board time bits 32..47. */
+  v2?: { bootId: number; usHigh: number };
 }
 export interface ImpactMsg {
   kind: 'impact';
@@ -63,6 +67,8 @@ export interface ConfigMsg {
   seq: number;
   channels: ChannelConfig[];
   debounceMs: number;
+  /** v2 only: skittle switches read inverted (bit i = switch i). */
+  invertMask?: number;
 }
 export interface AckMsg {
   kind: 'ack';
@@ -87,15 +93,17 @@ export type BoardMessage = HelloMsg | HeartbeatMsg | ImpactMsg | SkittleMsg | Vi
 /** Typed message from a CRC-checked frame; throws ProtocolError naming what is wrong. */
 export function decodeMessage(frame: RawFrame): BoardMessage {
   const { type, seq, payload: p } = frame;
-  const want = PAYLOAD_LENGTH[type];
+  const lengths = PAYLOAD_LENGTHS[type] ?? (PAYLOAD_LENGTH[type] === undefined ? undefined : [PAYLOAD_LENGTH[type]]);
   const fail = (why: string): never => {
     throw new ProtocolError(`frame type 0x${type.toString(16)} seq ${seq}: ${why}`, frame);
   };
-  if (want === undefined || type >= 0x80) fail('unknown board message type');
-  if (p.length !== want) fail(`payload is ${p.length} bytes, expected ${want}`);
+  if (lengths === undefined || type >= 0x80) fail('unknown board message type');
+  if (!lengths!.includes(p.length)) fail(`payload is ${p.length} bytes, expected ${lengths!.join(' or ')}`);
+  const v2 = lengths!.length > 1 && p.length === lengths![1];
   switch (type) {
-    case MsgType.Hello:
-      return {
+    case MsgType.Hello: {
+      if (v2 && p[0]! < 2) fail(`a ${p.length}-byte hello claims protocol ${p[0]}`);
+      const hello: HelloMsg = {
         kind: 'hello',
         seq,
         protocol: p[0]!,
@@ -105,9 +113,12 @@ export function decodeMessage(frame: RawFrame): BoardMessage {
         resetCause: p[6]!,
         boardUs: p.readUInt32LE(7),
       };
-    case MsgType.Heartbeat:
+      if (v2) hello.v2 = { usHigh: p.readUInt16LE(11), bootId: p.readUInt16LE(13), atBoot: (p[15]! & HelloFlag.AtBoot) !== 0, causeFromBootloader: (p[15]! & HelloFlag.CauseFromBootloader) !== 0 };
+      return hello;
+    }
+    case MsgType.Heartbeat: {
       if (p[12]! > 0x7f) fail(`skittle mask 0x${p[12]!.toString(16)} has bit 7 set`);
-      return {
+      const hb: HeartbeatMsg = {
         kind: 'heartbeat',
         seq,
         boardUs: p.readUInt32LE(0),
@@ -117,6 +128,9 @@ export function decodeMessage(frame: RawFrame): BoardMessage {
         loopMaxUs: p.readUInt16LE(10),
         skittleMask: p[12]!,
       };
+      if (v2) hb.v2 = { bootId: p.readUInt16LE(13), usHigh: p.readUInt16LE(15) };
+      return hb;
+    }
     case MsgType.Impact:
       if (p[0]! >= DETECT_CHANNELS) fail(`impact channel ${p[0]} out of 0..${DETECT_CHANNELS - 1}`);
       return { kind: 'impact', seq, channel: p[0]!, amplitude: p[1]!, boardUs: p.readUInt32LE(2) };
@@ -132,7 +146,12 @@ export function decodeMessage(frame: RawFrame): BoardMessage {
       for (let i = 0; i < DETECT_CHANNELS; i++) {
         channels.push({ threshold: p[1 + i * 3]!, refractoryMs: p.readUInt16LE(2 + i * 3) });
       }
-      return { kind: 'config', seq, channels, debounceMs: p[1 + DETECT_CHANNELS * 3]! };
+      const cfg: ConfigMsg = { kind: 'config', seq, channels, debounceMs: p[1 + DETECT_CHANNELS * 3]! };
+      if (v2) {
+        if (p[2 + DETECT_CHANNELS * 3]! > 0x7f) fail('switch invert mask has bit 7 set');
+        cfg.invertMask = p[2 + DETECT_CHANNELS * 3]!;
+      }
+      return cfg;
     }
     case MsgType.Ack:
       if (p[2]! > 3) fail(`ack status ${p[2]} unknown`);
@@ -168,10 +187,13 @@ export function encodeBoardMessage(m: BoardMessage): Buffer {
   switch (m.kind) {
     case 'hello': {
       const [a, b, c] = m.firmware.split('.').map(Number);
-      return encodeFrame(MsgType.Hello, m.seq, Buffer.concat([Buffer.from([m.protocol, a ?? 0, b ?? 0, c ?? 0, m.adcChannels, m.skittles, m.resetCause]), u32(m.boardUs)]));
+      const v2 = m.v2 ? [u16(m.v2.usHigh), u16(m.v2.bootId), Buffer.from([(m.v2.atBoot ? HelloFlag.AtBoot : 0) | (m.v2.causeFromBootloader ? HelloFlag.CauseFromBootloader : 0)])] : [];
+      return encodeFrame(MsgType.Hello, m.seq, Buffer.concat([Buffer.from([m.protocol, a ?? 0, b ?? 0, c ?? 0, m.adcChannels, m.skittles, m.resetCause]), u32(m.boardUs), ...v2]));
     }
-    case 'heartbeat':
-      return encodeFrame(MsgType.Heartbeat, m.seq, Buffer.concat([u32(m.boardUs), u16(m.eventsDropped), u16(m.txDropped), u16(m.rxErrors), u16(m.loopMaxUs), Buffer.from([m.skittleMask])]));
+    case 'heartbeat': {
+      const v2 = m.v2 ? [u16(m.v2.bootId), u16(m.v2.usHigh)] : [];
+      return encodeFrame(MsgType.Heartbeat, m.seq, Buffer.concat([u32(m.boardUs), u16(m.eventsDropped), u16(m.txDropped), u16(m.rxErrors), u16(m.loopMaxUs), Buffer.from([m.skittleMask]), ...v2]));
+    }
     case 'impact':
       return encodeFrame(MsgType.Impact, m.seq, Buffer.concat([Buffer.from([m.channel, m.amplitude]), u32(m.boardUs)]));
     case 'skittle':
@@ -179,7 +201,7 @@ export function encodeBoardMessage(m: BoardMessage): Buffer {
     case 'vibration':
       return encodeFrame(MsgType.Vibration, m.seq, Buffer.concat([Buffer.from([m.level]), u32(m.boardUs)]));
     case 'config':
-      return encodeFrame(MsgType.Config, m.seq, Buffer.concat([Buffer.from([m.channels.length]), ...m.channels.map((c) => Buffer.concat([Buffer.from([c.threshold]), u16(c.refractoryMs)])), Buffer.from([m.debounceMs])]));
+      return encodeFrame(MsgType.Config, m.seq, Buffer.concat([Buffer.from([m.channels.length]), ...m.channels.map((c) => Buffer.concat([Buffer.from([c.threshold]), u16(c.refractoryMs)])), Buffer.from(m.invertMask === undefined ? [m.debounceMs] : [m.debounceMs, m.invertMask])]));
     case 'ack':
       return encodeFrame(MsgType.Ack, m.seq, Buffer.from([m.command, m.commandSeq, m.status]));
     case 'self-test':
@@ -191,6 +213,8 @@ export function encodeBoardMessage(m: BoardMessage): Buffer {
 export type Command =
   | { kind: 'set-channel'; channel: number; threshold: number; refractoryMs: number }
   | { kind: 'set-debounce'; ms: number }
+  /** v2: bit i set = skittle switch i reads high when the skittle is down. */
+  | { kind: 'set-invert'; mask: number }
   | { kind: 'get-version' }
   | { kind: 'get-config' }
   | { kind: 'self-test' };
@@ -211,6 +235,8 @@ export function encodeCommand(cmd: Command, seq: number): Buffer {
       ]));
     case 'set-debounce':
       return encodeFrame(CmdType.SetDebounce, seq, Buffer.from([intIn('ms', cmd.ms, 1, 200)]));
+    case 'set-invert':
+      return encodeFrame(CmdType.SetInvert, seq, Buffer.from([intIn('mask', cmd.mask, 0, 0x7f)]));
     case 'get-version':
       return encodeFrame(CmdType.GetVersion, seq);
     case 'get-config':

@@ -1,9 +1,12 @@
 /**
- * Wire protocol v1 between the table board and the hub (see PROTOCOL.md).
+ * Wire protocol v2 between the table board and the hub (see PROTOCOL.md); v1 boards are
+ * still understood (their HELLO, HEARTBEAT and CONFIG are shorter).
  * Frame: SYNC0 SYNC1 LEN TYPE SEQ PAYLOAD[LEN] CRC_HI CRC_LO, CRC-16/CCITT-FALSE over
  * LEN..PAYLOAD. Multi-byte payload fields are little-endian.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+/** Versions whose frames this bridge decodes. */
+export const SUPPORTED_PROTOCOLS: readonly number[] = [1, 2];
 export const SYNC0 = 0xa5;
 export const SYNC1 = 0x5a;
 export const MAX_PAYLOAD = 48;
@@ -27,9 +30,24 @@ export const CmdType = {
   GetConfig: 0x83,
   SelfTest: 0x84,
   SetDebounce: 0x85,
+  SetInvert: 0x86,
 } as const;
 
-/** Fixed payload length per board message type: a frame of another length is rejected. */
+/** HELLO flags (v2). */
+export const HelloFlag = { AtBoot: 1, CauseFromBootloader: 2 } as const;
+
+/**
+ * Payload lengths per message type: [v1, v2]. A frame of any other length is rejected.
+ * The v1 and v2 lengths differ in at least three bits, so one flipped LEN bit cannot turn
+ * one layout into the other.
+ */
+export const PAYLOAD_LENGTHS: Readonly<Record<number, readonly number[]>> = {
+  [MsgType.Hello]: [11, 16],
+  [MsgType.Heartbeat]: [13, 17],
+  [MsgType.Config]: [23, 24],
+};
+
+/** Fixed payload length per type (v1 layout for the types above). */
 export const PAYLOAD_LENGTH: Readonly<Record<number, number>> = {
   [MsgType.Hello]: 11,
   [MsgType.Heartbeat]: 13,
@@ -44,6 +62,7 @@ export const PAYLOAD_LENGTH: Readonly<Record<number, number>> = {
   [CmdType.GetConfig]: 0,
   [CmdType.SelfTest]: 0,
   [CmdType.SetDebounce]: 1,
+  [CmdType.SetInvert]: 1,
 };
 
 /** Impact channels: 0..5 rail piezos, 6 ball-contact; ADC 7 is bed vibration. */

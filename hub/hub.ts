@@ -304,6 +304,10 @@ export class Hub {
       metric('billiards_shots_total', 'counter', 'Shots scored', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.shots }))),
       metric('billiards_prompts_total', 'counter', 'Shots that needed a referee', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.prompts }))),
       metric('billiards_status_frames_skipped_total', 'counter', 'Status frames not stored or published: no news (store.statusFrames: changes)', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.statusFramesSkipped }))),
+      metric('billiards_board_settings', 'gauge', 'Board settings (thresholds, debounce, switch polarity) by state since the board last booted: confirmed by its ACK, pending, rejected, unsupported', tables.flatMap((t) => {
+        const b = t.healthView().board;
+        return b ? (['confirmed', 'pending', 'rejected', 'unsupported'] as const).map((state) => ({ labels: { table: t.id, state }, value: b[state] })) : [];
+      })),
       metric('billiards_table_link_up', 'gauge', 'Sensor link of each table (1 up)', tables.map((t) => ({ labels: { table: t.id }, value: t.isOnline ? 1 : 0 }))),
       metric('billiards_mqtt_connected', 'gauge', 'Hub connected to the broker', [{ value: this.link?.connected ? 1 : 0 }]),
       metric('billiards_mqtt_refused_total', 'counter', 'Logins, messages, subscriptions and connections refused (by the embedded broker, or by the hub before parsing)', [

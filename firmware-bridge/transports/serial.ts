@@ -14,6 +14,14 @@ export interface PortInfoLike {
   path: string;
   vendorId?: string | undefined;
   productId?: string | undefined;
+  serialNumber?: string | undefined;
+}
+
+/** USB ids to look for; a serial number singles out one of several identical boards. */
+export interface UsbMatch {
+  vendorId: string;
+  productId: string;
+  serialNumber?: string;
 }
 
 /** The subset of serialport 13's SerialPort (and SerialPortMock) this transport uses. */
@@ -32,18 +40,21 @@ export interface SerialPortClassLike {
 export interface SerialTransportOptions {
   /** Fixed device path; without it the port is found by USB id on every connect. */
   path?: string;
-  usbIds?: ReadonlyArray<{ vendorId: string; productId: string }>;
+  usbIds?: ReadonlyArray<UsbMatch>;
   baudRate?: number;
   /** Injected port class: SerialPort (default) or SerialPortMock in tests. */
   SerialPort?: SerialPortClassLike;
 }
 
-/** Picks the first listed port whose USB ids match (case-insensitive hex). */
-export function findPort(ports: PortInfoLike[], ids: ReadonlyArray<{ vendorId: string; productId: string }>): string | null {
+/**
+ * Picks the first listed port whose USB ids match (case-insensitive hex) and, where the
+ * match names one, whose serial number is exactly that.
+ */
+export function findPort(ports: PortInfoLike[], ids: ReadonlyArray<UsbMatch>): string | null {
   for (const p of ports) {
     const v = p.vendorId?.toLowerCase();
     const d = p.productId?.toLowerCase();
-    if (ids.some((id) => id.vendorId.toLowerCase() === v && id.productId.toLowerCase() === d)) return p.path;
+    if (ids.some((id) => id.vendorId.toLowerCase() === v && id.productId.toLowerCase() === d && (id.serialNumber === undefined || id.serialNumber === p.serialNumber))) return p.path;
   }
   return null;
 }
@@ -100,7 +111,10 @@ export class SerialTransport implements Transport {
   async connect(): Promise<Connection> {
     const Port = this.opts.SerialPort;
     const path = this.opts.path ?? findPort(await Port.list(), this.opts.usbIds);
-    if (!path) throw new Error('no table board found: no serial port with a known USB vendor/product id');
+    if (!path) {
+      const serials = this.opts.usbIds.flatMap((id) => (id.serialNumber ? [id.serialNumber] : []));
+      throw new Error(`no table board found: no serial port with a known USB vendor/product id${serials.length ? ` and serial number ${serials.join(', ')}` : ''}`);
+    }
     const port = new Port({ path, baudRate: this.opts.baudRate, autoOpen: false });
     await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(err) : resolve())));
     return new SerialConnection(port, `serial ${path}`);

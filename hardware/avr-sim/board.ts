@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import {
   AVRADC,
   AVRClock,
+  AVREEPROM,
+  EEPROMMemoryBackend,
   AVRIOPort,
   AVRTimer,
   AVRUSART,
@@ -35,16 +37,49 @@ export const FREQ_HZ = 16_000_000;
 const TCCR1B = 0x81;
 export const CYCLES_PER_US = FREQ_HZ / 1e6;
 export const DEFAULT_HEX_PATH = fileURLToPath(new URL('../firmware/build/table.hex', import.meta.url));
+const DEFAULT_SYM_PATH = fileURLToPath(new URL('../firmware/build/table.sym', import.meta.url));
 
 /** Volts on an analog input as a function of simulated time in microseconds. */
 export type AnalogSignal = (tUs: number) => number;
 
-/** A piezo knock: half-wave rectified decaying ring starting exactly at t0Us. */
-export function piezoHit(t0Us: number, peakVolts: number, ringHz = 2000, decayUs = 1500): AnalogSignal {
+/**
+ * A piezo knock: a decaying ring starting exactly at t0Us. `polarity` -1 makes the first
+ * swing negative (the piezo mounted the other way round, or the knock from the other side).
+ */
+export function piezoHit(t0Us: number, peakVolts: number, ringHz = 2000, decayUs = 1500, polarity: 1 | -1 = 1): AnalogSignal {
   return (t) => {
     if (t < t0Us) return 0;
     const dt = (t - t0Us) / 1e6;
-    return Math.max(0, peakVolts * Math.exp(-(t - t0Us) / decayUs) * Math.sin(2 * Math.PI * ringHz * dt));
+    return polarity * peakVolts * Math.exp(-(t - t0Us) / decayUs) * Math.sin(2 * Math.PI * ringHz * dt);
+  };
+}
+
+/** Hold time constant of the front end's peak detector (10 nF, 220 kOhm). */
+export const ENVELOPE_TAU_US = 2200;
+const ENVELOPE_STEP_US = 4;
+
+/**
+ * The analogue front end of a detector input (hardware/README.md "Front end"): precision
+ * full-wave rectifier into a peak detector (ideal attack, RC decay), clamped at the 5 V
+ * rail. Integrated in 4 us steps between the instants the ADC samples, so peaks between
+ * samples are held as the capacitor holds them. Evaluate at non-decreasing times.
+ */
+export function envelope(signal: AnalogSignal, tauUs = ENVELOPE_TAU_US): AnalogSignal {
+  let env = 0;
+  let last: number | null = null;
+  const decay = Math.exp(-ENVELOPE_STEP_US / tauUs);
+  return (t) => {
+    let from = last === null || t - last > 20 * tauUs ? t - 20 * tauUs : last;
+    if (last !== null && t - last > 20 * tauUs) env = 0;
+    for (; from < t; from += ENVELOPE_STEP_US) {
+      env *= decay;
+      const x = Math.abs(signal(from));
+      if (x > env) env = x;
+    }
+    const x = Math.abs(signal(t));
+    if (x > env) env = x;
+    last = t;
+    return Math.min(5, env);
   };
 }
 
@@ -74,8 +109,20 @@ export class TableSim {
   /** CPU cycle at which the firmware started Timer1, i.e. board time 0. */
   timer1StartCycle: number | null = null;
   private rxQueue: number[] = [];
+  /** The board's EEPROM (its boot counter); pass it to the next TableSim for a reset of the same board. */
+  readonly eeprom: EEPROMMemoryBackend;
+  /** Board time (us) the firmware's clock was preset to when Timer1 started. */
+  readonly uptimeUs: number;
+  /** Detector inputs (0..6) go through the envelope front end; false feeds signals raw. */
+  private readonly frontEnd: boolean;
 
-  constructor(program: Uint16Array = loadDefaultProgram()) {
+  /**
+   * @param options.eeprom the EEPROM of the board before a reset (boot counter kept)
+   * @param options.uptimeUs board time to preset when the firmware starts its clock, to
+   *   test long uptimes without running them (rounded down to 32.768 ms)
+   * @param options.frontEnd false: signals reach the ADC as given (no rectifier/envelope)
+   */
+  constructor(program: Uint16Array = loadDefaultProgram(), options: { eeprom?: EEPROMMemoryBackend; uptimeUs?: number; frontEnd?: boolean } = {}) {
     const flash = new Uint16Array(0x4000);
     flash.set(program.subarray(0, 0x4000));
     this.cpu = new CPU(flash);
@@ -84,6 +131,14 @@ export class TableSim {
     new AVRTimer(this.cpu, timer2Config);
     const clock = new AVRClock(this.cpu, FREQ_HZ, clockConfig);
     this.watchdog = new AVRWatchdog(this.cpu, watchdogConfig, clock);
+    if (!options.eeprom) {
+      options.eeprom = new EEPROMMemoryBackend(1024);
+      options.eeprom.memory.fill(0xff); // erased
+    }
+    this.eeprom = options.eeprom;
+    new AVREEPROM(this.cpu, this.eeprom);
+    this.uptimeUs = Math.floor((options.uptimeUs ?? 0) / 32768) * 32768;
+    this.frontEnd = options.frontEnd ?? true;
     this.adc = new AVRADC(this.cpu, adcConfig);
     this.usart = new AVRUSART(this.cpu, usart0Config, FREQ_HZ);
     this.portB = new AVRIOPort(this.cpu, portBConfig);
@@ -94,7 +149,10 @@ export class TableSim {
     // Board time is Timer1 time: remember when TCCR1B first gets a clock source.
     const timerHook = this.cpu.writeHooks[TCCR1B];
     this.cpu.writeHooks[TCCR1B] = (value, old, addr, mask) => {
-      if (this.timer1StartCycle === null && (value & 7) !== 0) this.timer1StartCycle = this.cpu.cycles;
+      if (this.timer1StartCycle === null && (value & 7) !== 0) {
+        this.timer1StartCycle = this.cpu.cycles;
+        if (this.uptimeUs > 0) this.presetClock();
+      }
       return timerHook ? timerHook(value, old, addr, mask) : false;
     };
     this.adc.onADCRead = (input: ADCMuxInput) => this.sample(input);
@@ -105,7 +163,16 @@ export class TableSim {
   /** Board microseconds (the firmware's Timer1 clock) at a simulated time, unwrapped. */
   boardUsAt(simUs: number): number {
     if (this.timer1StartCycle === null) throw new Error('firmware has not started Timer1 yet');
-    return simUs - this.timer1StartCycle / CYCLES_PER_US;
+    return simUs - this.timer1StartCycle / CYCLES_PER_US + this.uptimeUs;
+  }
+
+  private presetClock(): void {
+    const sym = firmwareSymbols();
+    const write = (addr: number, value: number, bytes: number) => {
+      for (let i = 0; i < bytes; i++) this.cpu.data[addr + i] = Math.floor(value / 256 ** i) & 0xff;
+    };
+    write(sym.usHi, this.uptimeUs % 2 ** 32, 4);
+    write(sym.usWraps, Math.floor(this.uptimeUs / 2 ** 32), 2);
   }
 
   /** Simulated time in microseconds since power-on. */
@@ -113,9 +180,10 @@ export class TableSim {
     return this.cpu.cycles / CYCLES_PER_US;
   }
 
-  setSignal(channel: number, signal: AnalogSignal | null): void {
+  /** The piezo's signal on an input; `raw` bypasses the front end (a voltage straight on the ADC pin). */
+  setSignal(channel: number, signal: AnalogSignal | null, raw = false): void {
     if (!Number.isInteger(channel) || channel < 0 || channel > 7) throw new RangeError(`analog channel ${channel} out of 0..7`);
-    if (signal) this.signals[channel] = signal;
+    if (signal) this.signals[channel] = this.frontEnd && !raw && channel < 7 ? envelope(signal) : signal;
     else delete this.signals[channel];
   }
 
@@ -163,6 +231,17 @@ export class TableSim {
     const raw = Math.min(1023, Math.max(0, Math.floor((volts / this.adc.referenceVoltage) * 1024)));
     this.cpu.addClockEvent(() => this.adc.completeADCRead(raw), this.adc.sampleCycles);
   }
+}
+
+/** RAM addresses of the firmware variables the simulator presets (build.sh writes table.sym). */
+export function firmwareSymbols(path = DEFAULT_SYM_PATH): { usHi: number; usWraps: number } {
+  const out: Record<string, number> = {};
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const [name, addr] = line.trim().split(/\s+/);
+    if (name && addr) out[name] = Number.parseInt(addr, 16) - 0x800000;
+  }
+  if (out.usHi === undefined || out.usWraps === undefined) throw new Error(`${path}: usHi/usWraps missing: run hardware/firmware/build.sh`);
+  return { usHi: out.usHi, usWraps: out.usWraps };
 }
 
 export function loadDefaultProgram(path = DEFAULT_HEX_PATH): Uint16Array {

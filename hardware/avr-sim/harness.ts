@@ -21,11 +21,21 @@ export interface SimRig {
   stop(): Promise<void>;
 }
 
-export async function createSimRig(opts: Partial<BridgeOptions> = {}, program?: Uint16Array): Promise<SimRig> {
+export interface SimRigOptions {
+  program?: Uint16Array;
+  /** Simulator options of the first board (preset uptime, shared EEPROM). */
+  board?: ConstructorParameters<typeof TableSim>[1];
+  /** Opening the port resets the board into a bootloader listening this long (us), as on an Uno/Nano. */
+  portOpenResetUs?: number;
+}
+
+export async function createSimRig(opts: Partial<BridgeOptions> = {}, programOrRig?: Uint16Array | SimRigOptions): Promise<SimRig> {
+  const rigOpts: SimRigOptions = programOrRig instanceof Uint16Array ? { program: programOrRig } : (programOrRig ?? {});
   const path = `/dev/ttySIM${portCounter++}`;
   SerialPortMock.binding.createPort(path, { record: true, vendorId: '2341', productId: '0043' });
-  const sim = new TableSim(program);
+  const sim = new TableSim(rigOpts.program, rigOpts.board);
   const link = new SimSerialLink(sim);
+  if (rigOpts.portOpenResetUs !== undefined) link.holdInBootloader(rigOpts.portOpenResetUs, sim);
   const bridge = new Bridge({
     transport: new SerialTransport({ SerialPort: TrackedPortMock, usbIds: [{ vendorId: '2341', productId: '0043' }], path }),
     clock: () => link.hubMs,
@@ -35,6 +45,7 @@ export async function createSimRig(opts: Partial<BridgeOptions> = {}, program?: 
   });
   const events: BridgeEvent[] = [];
   bridge.on('event', (e: BridgeEvent) => events.push(e));
+  link.hookOnOpen();
   await bridge.start();
   await settle();
   link.hookOpenPort();

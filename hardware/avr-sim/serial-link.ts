@@ -11,9 +11,12 @@ import type { TableSim } from './board.ts';
 /** SerialPortMock that remembers its instances so a test can reach the binding. */
 export class TrackedPortMock extends SerialPortMock {
   static readonly instances: TrackedPortMock[] = [];
+  /** Called as each port opens, before the bridge can write to it. */
+  static onOpen: ((port: TrackedPortMock) => void) | null = null;
   constructor(opts: ConstructorParameters<typeof SerialPortMock>[0]) {
     super(opts);
     TrackedPortMock.instances.push(this);
+    this.once('open', () => TrackedPortMock.onOpen?.(this));
   }
   static latestOpen(): TrackedPortMock | undefined {
     return [...TrackedPortMock.instances].reverse().find((p) => p.isOpen);
@@ -31,6 +34,12 @@ export class SimSerialLink {
   lostBytes = 0;
   /** Optional tap to corrupt/inject bytes on their way to the hub. */
   tamper: ((bytes: Buffer) => Buffer) | null = null;
+  /** Optional tap on the hub's writes on their way to the board. */
+  tamperToBoard: ((bytes: Buffer) => Buffer) | null = null;
+  /** Every write from the hub: when (hub ms), and whether a bootloader ate it. */
+  readonly writes: Array<{ hubMs: number; bytes: Buffer; eaten: boolean }> = [];
+  /** Bootloader window left (us): the board is in reset, the hub's bytes are eaten. */
+  private holdUs = 0;
 
   /** Hub-side microseconds accumulated by boards swapped out (keeps hub time monotonic). */
   private baseUs = 0;
@@ -56,8 +65,29 @@ export class SimSerialLink {
     sim.onTransmit = (b) => this.pending.push(b);
   }
 
+  /**
+   * The DTR reset of an Uno/Nano when the port opens: the board restarts into its
+   * bootloader, which listens for `windowUs` (Optiboot ~1 s, the old Nano bootloader
+   * ~2 s) and eats whatever the hub sends; then the sketch boots with a fresh TableSim.
+   */
+  holdInBootloader(windowUs: number, next: TableSim): void {
+    this.attach(next);
+    this.holdUs = windowUs;
+  }
+
+  get inBootloader(): boolean {
+    return this.holdUs > 0;
+  }
+
   /** Run simulated time, delivering the board's bytes as they appear. */
   async runUs(us: number, sliceUs = 100): Promise<void> {
+    while (this.holdUs > 0 && us > 0) {
+      const step = Math.min(this.holdUs, us, sliceUs * 10);
+      this.holdUs -= step;
+      this.baseUs += step;
+      us -= step;
+      await settle();
+    }
     const end = this.sim.timeUs + us;
     while (this.sim.timeUs < end) {
       this.sim.runUntilUs(Math.min(end, this.sim.timeUs + sliceUs));
@@ -91,9 +121,17 @@ export class SimSerialLink {
     this.hooked.add(binding);
     const write = binding.write.bind(binding);
     binding.write = async (buf: Buffer) => {
-      this.sim.receive(buf);
+      const bytes = this.tamperToBoard ? this.tamperToBoard(Buffer.from(buf)) : buf;
+      const eaten = this.holdUs > 0;
+      this.writes.push({ hubMs: this.hubMs, bytes: Buffer.from(bytes), eaten });
+      if (!eaten) this.sim.receive(bytes);
       return write(buf);
     };
+  }
+
+  /** Routes the hub's writes to the board from the moment the next port opens. */
+  hookOnOpen(): void {
+    TrackedPortMock.onOpen = (port) => this.hook(port);
   }
 
   /** Call once after the bridge opened the port so command writes reach the board. */

@@ -15,3 +15,5 @@ CFLAGS=(-mmcu=atmega328p -DF_CPU=16000000UL -Os -std=gnu++11 -Wall -Wextra -Werr
 avr-g++ "${CFLAGS[@]}" -Wl,--gc-sections -o "$out/table.elf" src/table.cpp
 avr-objcopy -O ihex -R .eeprom "$out/table.elf" "$out/table.hex"
 avr-size "$out/table.elf" >&2
+# RAM addresses the simulator presets (long-uptime tests); committed beside the HEX.
+avr-nm "$out/table.elf" | awk '$3 == "usHi" || $3 == "usWraps" { printf "%s 0x%s\n", $3, $1 }' | sort > "$out/table.sym"

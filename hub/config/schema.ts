@@ -52,14 +52,21 @@ export const cameraSchema = z
   .refine((c) => (c.device === undefined) !== (c.file === undefined), 'give a device or a file (exactly one)');
 export type CameraConfig = z.infer<typeof cameraSchema>;
 
-export const tableSchema = z.strictObject({
+const DEFAULT_RAILS = { '0': 'head', '1': 'foot', '2': 'left', '3': 'right' } as const;
+/** Why a Firmata board cannot score piezo rails (docs/hardware.md, "Firmata"). */
+export const FIRMATA_PIEZO_REASON =
+  'a Firmata board cannot score piezo rails: 3 bytes per analog sample × 8 inputs × 500 samples/s = 12 kB/s, 57,600 baud carries 5.76 kB/s, and 2 ms sampling misses a 1 ms knock; use source type "serial" with the table firmware, or "rails": {}';
+
+const tableObject = z.strictObject({
   id,
   name: z.string().min(1).max(80).optional(),
   source: sourceSchema,
   /** Piezo channel → rail (two channels may share a long rail). */
-  rails: z.record(z.string().regex(/^[0-5]$/, 'a piezo channel 0–5'), z.enum(RAILS)).default({ '0': 'head', '1': 'foot', '2': 'left', '3': 'right' }),
+  rails: z.record(z.string().regex(/^[0-5]$/, 'a piezo channel 0–5'), z.enum(RAILS)),
   /** Tilt switch index → skittle. */
   skittles: z.record(z.string().regex(/^[0-6]$/, 'a skittle switch 0–6'), z.enum(SKITTLES)).default({}),
+  /** Skittle switches: debounce, and which read high when the skittle is down (normally-closed or magnet switches). */
+  switches: z.strictObject({ debounceMs: z.number().int().min(1).max(200).default(10), inverted: z.array(z.number().int().min(0).max(6)).max(7).default([]) }).default({ debounceMs: 10, inverted: [] }),
   thresholds: z.array(z.strictObject({ channel: z.number().int().min(0).max(6), threshold: z.number().int().min(0).max(255), refractoryMs: z.number().int().min(0).max(7000) })).default([]),
   /** A shot ends after this long with no hit and the bed quiet. */
   quietWindowMs: z.number().int().min(100).max(20_000).default(1500),
@@ -67,6 +74,9 @@ export const tableSchema = z.strictObject({
   restVibrationLevel: z.number().int().min(0).max(255).default(12),
   /** Hits on one rail closer than this are one contact (two sensors on a long rail). */
   railMergeMs: z.number().min(0).max(200).default(15),
+  /** Cross-talk: within this window a hit on another rail at most `crossRailRatio` of the loudest is its echo (0: off). */
+  crossRailMs: z.number().min(0).max(50).default(4),
+  crossRailRatio: z.number().gt(0).max(1).default(0.6),
   defaultMatch: matchSchema.optional(),
   /**
    * Who scores: the sensors' shots (unknown facts go to the referee), an overhead tracker's
@@ -78,6 +88,18 @@ export const tableSchema = z.strictObject({
   /** An overhead camera on the hub (hub/camera/). */
   camera: cameraSchema.optional(),
 });
+
+/** Rails default to the four cushions, none on a Firmata board (which cannot carry them). */
+export const tableSchema = z.preprocess(
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || 'rails' in v) return v;
+    const source = (v as { source?: { type?: unknown } }).source;
+    return { ...v, rails: source?.type === 'firmata' ? {} : DEFAULT_RAILS };
+  },
+  tableObject.superRefine((t, ctx) => {
+    if (t.source.type === 'firmata' && Object.keys(t.rails).length > 0) ctx.addIssue({ code: 'custom', path: ['rails'], message: FIRMATA_PIEZO_REASON });
+  }),
+);
 
 /**
  * A client of the embedded broker (docs/security.md). A role gives its topics: `display`

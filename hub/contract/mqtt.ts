@@ -68,6 +68,8 @@ export interface TableHealth {
   lastHeartbeatAt: string | null;
   framesDropped: number;
   boardResets: number;
+  /** Extension (issue 20): the board's boot id and which of the hub's settings it has acknowledged since that boot. */
+  board?: { bootId: number | null; confirmed: number; pending: number; rejected: number; unsupported: number; unconfirmed: string[] };
   alerts: { kind: 'stuck-skittle' | 'silent-rail' | 'prompt-waiting' | 'link-down'; detail: string; since: string }[];
   /** Extension (issue 16): the table's overhead camera, when it has one. */
   camera?: CameraHealth;

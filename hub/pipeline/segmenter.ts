@@ -10,6 +10,15 @@ export interface SegmenterOptions {
   quietWindowMs: number;
   restVibrationLevel: number;
   railMergeMs: number;
+  /**
+   * Cross-talk: a knock rings into the other rails' piezos through the frame. Within this
+   * many ms of a cushion hit, a hit on another rail at most `crossRailRatio` of the
+   * strongest one's amplitude is its echo and dropped (a stronger one takes its place).
+   * Hits of comparable strength are both kept: a ball into a corner touches two rails.
+   * 0 turns it off.
+   */
+  crossRailMs?: number;
+  crossRailRatio?: number;
 }
 
 export type SegmenterOutput =
@@ -35,6 +44,10 @@ export class ShotSegmenter {
   private vibrationAt = -Infinity;
   private events: ShotEvent[] = [];
   private lastRailHit = new Map<Rail, number>();
+  /** The strongest cushion hit of the current cross-talk window: where it sits in `events`. */
+  private loudest: { index: number; rail: Rail; at: number; amplitude: number } | null = null;
+  /** Rail hits dropped as another rail's echo. */
+  crossRailEchoes = 0;
   /** A strike announced while the balls still moved (G-7 "moving-balls"). */
   private strikeWhileMoving = false;
   unmappedHits = 0;
@@ -66,9 +79,11 @@ export class ShotSegmenter {
           break;
         }
         this.activity(now, out);
+        if (this.crossTalk(rail, now, event.amplitude)) break;
         const previous = this.lastRailHit.get(rail);
         this.lastRailHit.set(rail, now);
         if (previous !== undefined && now - previous < this.opts.railMergeMs) break; // the same impact on a second sensor
+        this.loudest = { index: this.events.length, rail, at: now, amplitude: event.amplitude };
         this.events.push({ kind: 'cushion', rail, ball: null, t: this.t(now) });
         break;
       }
@@ -91,6 +106,29 @@ export class ShotSegmenter {
         break;
     }
     return out;
+  }
+
+  /**
+   * True when this hit is settled by cross-talk suppression: an echo of the window's loudest
+   * hit (dropped), or the real hit whose earlier, weaker echo it replaces.
+   */
+  private crossTalk(rail: Rail, now: number, amplitude: number): boolean {
+    const windowMs = this.opts.crossRailMs ?? 0;
+    const ratio = this.opts.crossRailRatio ?? 0.6;
+    const l = this.loudest;
+    if (windowMs <= 0 || l === null || l.rail === rail || now - l.at > windowMs) return false;
+    if (amplitude <= l.amplitude * ratio) {
+      this.crossRailEchoes += 1;
+      return true;
+    }
+    if (l.amplitude > amplitude * ratio) return false; // comparable: two real contacts
+    // The earlier hit was this one's echo: the cushion is this rail's, at this time.
+    this.crossRailEchoes += 1;
+    if (this.lastRailHit.get(l.rail) === l.at) this.lastRailHit.delete(l.rail);
+    this.lastRailHit.set(rail, now);
+    this.events[l.index] = { kind: 'cushion', rail, ball: null, t: this.t(now) };
+    this.loudest = { index: l.index, rail, at: l.at, amplitude };
+    return true;
   }
 
   /** Called on a timer: ends the shot once the table has been quiet long enough. */
@@ -129,6 +167,7 @@ export class ShotSegmenter {
     this.lastActivity = now;
     this.events = [];
     this.lastRailHit.clear();
+    this.loudest = null;
     if (this.strikeWhileMoving) {
       this.events.push({ kind: 'foul', foul: 'moving-balls', by: 'shooter', t: 0 });
       this.strikeWhileMoving = false;

@@ -18,4 +18,6 @@ export type SensorEvent =
   | (Stamped & { type: 'heartbeat'; loopMaxUs: number; skittleMask: number; driftPpm: number })
   | { type: 'link'; state: 'up' | 'down'; reason: string; hubTime: number }
   | { type: 'dropped'; source: string; count: number; detail?: string; hubTime: number }
-  | { type: 'board'; reason: 'hello' | 'reset'; detail: string; firmware: string | null; protocol: number | null; compatible: boolean; resetCause: number | null; hubTime: number };
+  | { type: 'board'; reason: 'hello' | 'reset'; detail: string; firmware: string | null; protocol: number | null; compatible: boolean; resetCause: number | null; bootId?: number | null; hubTime: number }
+  /** Which of the hub's board settings (thresholds, debounce, switch polarity) this boot of the board acknowledged. */
+  | { type: 'board-settings'; bootId: number | null; confirmed: number; pending: number; rejected: number; unsupported: number; unconfirmed: string[]; hubTime: number };

@@ -24,7 +24,14 @@ export class BridgeSource implements SensorSource {
   ) {}
 
   async start(onEvent: (event: SensorEvent) => void): Promise<void> {
-    const bridge = new Bridge({ transport: this.transport, clock: this.clock, channels: this.table.thresholds, baudRate: 'baudRate' in this.table.source ? this.table.source.baudRate : 115200 });
+    const bridge = new Bridge({
+      transport: this.transport,
+      clock: this.clock,
+      channels: this.table.thresholds,
+      debounceMs: this.table.switches.debounceMs,
+      invertSwitches: this.table.switches.inverted.reduce((mask, i) => mask | (1 << i), 0),
+      baudRate: 'baudRate' in this.table.source ? this.table.source.baudRate : 115200,
+    });
     bridge.on('event', (event: BridgeEvent) => {
       if (event.type !== 'reply') onEvent(event);
     });
@@ -40,7 +47,8 @@ export class BridgeSource implements SensorSource {
   async setThresholds(channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>> {
     if (!this.bridge) return err('the table\'s board is not connected');
     try {
-      for (const c of channels) await this.bridge.send({ kind: 'set-channel', ...c });
+      // Tracked by the bridge: re-sent after a board reset, confirmed by the board's ACK (table health `board`).
+      await this.bridge.setChannels(channels);
       return ok({ sent: channels.length });
     } catch (e) {
       return err(`the board did not take the thresholds: ${(e as Error).message}`);
@@ -61,7 +69,7 @@ export function transportFor(table: TableConfig, clockUs: () => number): Transpo
     case 'serial':
       return new SerialTransport({
         ...(source.path ? { path: source.path } : {}),
-        ...(source.match ? { usbIds: [{ vendorId: source.match.vendorId.toLowerCase(), productId: source.match.productId.toLowerCase() }] } : {}),
+        ...(source.match ? { usbIds: [{ vendorId: source.match.vendorId.toLowerCase(), productId: source.match.productId.toLowerCase(), ...(source.match.serialNumber ? { serialNumber: source.match.serialNumber } : {}) }] } : {}),
         baudRate: source.baudRate,
       });
     case 'tcp':

@@ -16,6 +16,7 @@ export class HealthTracker {
   private lastHeartbeatAt: string | null = null;
   private framesDropped = 0;
   private boardResets = 0;
+  private board: TableHealth['board'] | undefined;
   private readonly silentShots = new Map<Rail, number>();
   private readonly downShots = new Map<SkittleId, number>();
   private readonly down = new Set<SkittleId>();
@@ -42,6 +43,10 @@ export class HealthTracker {
     this.boardResets += 1;
   }
 
+  boardSettings(board: NonNullable<TableHealth['board']>): void {
+    this.board = board;
+  }
+
   skittle(skittle: SkittleId, state: 'down' | 'up'): void {
     if (state === 'down') this.down.add(skittle);
     else {
@@ -66,6 +71,8 @@ export class HealthTracker {
     for (const [skittle, n] of this.downShots) {
       if (n >= STUCK_SKITTLE_SHOTS) alerts.push({ kind: 'stuck-skittle', detail: `the ${skittle} skittle has read down for ${n} shots`, since: now });
     }
-    return { table: this.table, link: this.link, lastHeartbeatAt: this.lastHeartbeatAt, framesDropped: this.framesDropped, boardResets: this.boardResets, alerts };
+    const view: TableHealth = { table: this.table, link: this.link, lastHeartbeatAt: this.lastHeartbeatAt, framesDropped: this.framesDropped, boardResets: this.boardResets, alerts };
+    if (this.board) view.board = this.board;
+    return view;
   }
 }

@@ -78,7 +78,7 @@ export class TableService {
     this.id = config.id;
     const rails = Object.fromEntries(Object.entries(config.rails).map(([ch, rail]) => [Number(ch), rail])) as Record<number, Rail>;
     const skittles = Object.fromEntries(Object.entries(config.skittles).map(([i, s]) => [Number(i), s])) as Record<number, SkittleId>;
-    this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs });
+    this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs, crossRailMs: config.crossRailMs, crossRailRatio: config.crossRailRatio });
     this.statusFilter = new StatusFrameFilter({ mode: deps.statusFrames?.mode ?? 'all', keepAliveMs: deps.statusFrames?.keepAliveMs ?? 60_000, restVibrationLevel: config.restVibrationLevel });
     this.health = new HealthTracker(config.id, Object.values(rails), deps.clock.iso());
     this.pairing =
@@ -328,6 +328,12 @@ export class TableService {
       case 'board':
         if (event.reason === 'reset') this.health.boardReset();
         break;
+      case 'board-settings': {
+        const { type: _type, hubTime: _hubTime, ...board } = event;
+        this.health.boardSettings(board);
+        this.publishHealth();
+        break;
+      }
       case 'skittle': {
         const skittle = this.config.skittles[String(event.index)];
         if (skittle) this.health.skittle(skittle, event.state);

@@ -5,8 +5,11 @@
  *
  *   npx tsx tests/bench/firmware.ts
  */
+import { readFileSync } from 'node:fs';
 import { piezoHit, TableSim } from '../../hardware/avr-sim/board.ts';
 import { createSimRig } from '../../hardware/avr-sim/harness.ts';
+import { hexToProgram } from '../../hardware/avr-sim/hex.ts';
+import { channelSignals, knockSweep, percentile, scoreSweep, thresholdVolts, type SweepResult } from '../../hardware/avr-sim/knocks.ts';
 import { avrInstruction } from 'avr8js';
 
 function rng(seed: number): () => number {
@@ -86,7 +89,8 @@ async function burst(durUs: number): Promise<{ generated: number; delivered: num
   for (let ch = 0; ch < 7; ch++) await rig.bridge.send({ kind: 'set-channel', channel: ch, threshold: 30, refractoryMs: 0 });
   await rig.link.runUs(5_000);
   const start = rig.sim.timeUs;
-  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (x) => (x > start && x < start + durUs ? 3 : 0));
+  // Straight onto the ADC pins: 1.3 ms up (the peak window), 0.3 ms down (re-arm).
+  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (x) => (x > start && x < start + durUs && (x - start) % 1600 < 1300 ? 3 : 0), true);
   await rig.link.runUs(durUs + 900_000); // drain, and let two heartbeats report the counters
   await rig.stop();
   const delivered = rig.of('rail-hit').length + rig.of('click').length;
@@ -100,7 +104,7 @@ async function lineRate(): Promise<number> {
   await rig.link.runUs(2_000);
   for (let ch = 0; ch < 7; ch++) await rig.bridge.send({ kind: 'set-channel', channel: ch, threshold: 30, refractoryMs: 0 });
   await rig.link.runUs(5_000);
-  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, () => 3);
+  for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (x) => (x % 1600 < 1300 ? 3 : 0), true);
   await rig.link.runUs(200_000); // fill the queue
   const n0 = rig.of('rail-hit').length + rig.of('click').length;
   await rig.link.runUs(1_000_000);
@@ -108,7 +112,64 @@ async function lineRate(): Promise<number> {
   return rig.of('rail-hit').length + rig.of('click').length - n0;
 }
 
+const NOISE_SIGMA = 0.2 / 3; // "0.2 V noise": 0.2 V is 3 sigma
+const THRESHOLD = 40; // the firmware's default
+
+/**
+ * The knock model (hardware/avr-sim/knocks.ts) through the firmware and the bridge:
+ * `legacy` runs firmware 1.0.0 behind the old half-wave clamp front end, for comparison.
+ */
+async function knockModelSweep(n: number, legacy = false): Promise<SweepResult & { simSeconds: number }> {
+  const v1 = legacy ? hexToProgram(readFileSync(new URL('../fixtures/table-fw1.0.0-protocol1.hex', import.meta.url), 'utf8')) : undefined;
+  const rig = await createSimRig({}, { ...(v1 ? { program: v1 } : {}), board: { frontEnd: !legacy } });
+  const thV = thresholdVolts(THRESHOLD);
+  const knocks = knockSweep(2026, n, thV);
+  channelSignals(knocks, 7, NOISE_SIGMA).forEach((sig, ch) => rig.sim.setSignal(ch, legacy ? (t) => Math.max(0, sig(t)) : sig));
+  const end = knocks.at(-1)!.t0 + 150_000;
+  await rig.link.runUs(end);
+  await rig.stop();
+  const hits = [...rig.of('rail-hit').map((h) => ({ ch: h.channel, boardUs: h.boardUs })), ...rig.of('click').map((c) => ({ ch: 6, boardUs: c.boardUs }))];
+  return { ...scoreSweep(knocks, hits, (t) => rig.sim.boardUsAt(t), thV, 3 * NOISE_SIGMA), simSeconds: end / 1e6 };
+}
+
+/** Noise alone on every detector input: hits in `seconds` of simulated time. */
+async function noiseOnly(seconds: number): Promise<number> {
+  const rig = await createSimRig();
+  channelSignals([], 99, NOISE_SIGMA).forEach((sig, ch) => rig.sim.setSignal(ch, sig));
+  await rig.link.runUs(seconds * 1e6);
+  await rig.stop();
+  return rig.of('rail-hit').length + rig.of('click').length;
+}
+
+/** Upper tail of the standard normal (Abramowitz-Stegun 7.1.26 on erfc). */
+function normalTail(z: number): number {
+  const x = z / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return erfc / 2;
+}
+
+function printSweep(label: string, r: SweepResult & { simSeconds: number }): void {
+  const e = r.errorsUs;
+  console.log(
+    `${label}: ${r.knocks} knocks in ${r.simSeconds.toFixed(1)} s simulated; above threshold ${r.above}, missed ${r.missedAbove}; ` +
+      `grey zone ${r.grey} (${r.detectedGrey} detected); below ${r.below} (${r.detectedBelow} detected); false hits ${r.falseHits}; ` +
+      `timestamp error (us) min ${Math.min(...e).toFixed(0)} median ${percentile(e, 50).toFixed(0)} p99 ${percentile(e, 99).toFixed(0)} max ${Math.max(...e).toFixed(0)}`,
+  );
+}
+
 const t0 = Date.now();
+const KNOCKS = Number(process.env.BENCH_KNOCKS ?? 1200);
+if (!Number.isInteger(KNOCKS) || KNOCKS < 10) throw new Error(`BENCH_KNOCKS must be an integer >= 10, got ${process.env.BENCH_KNOCKS}`);
+console.log(`knock model: polarity random, ring 1-9 kHz, decay 5-20 ms, 70 % within 0.6-1.6x threshold, noise sigma ${(NOISE_SIGMA * 1000).toFixed(0)} mV (0.2 V = 3 sigma), threshold ${THRESHOLD} (${thresholdVolts(THRESHOLD).toFixed(2)} V); "above" = peak >= threshold + 0.2 V`);
+printSweep('full-wave envelope front end, firmware 2', await knockModelSweep(KNOCKS));
+printSweep('old half-wave clamp, firmware 1.0.0   ', await knockModelSweep(Math.min(KNOCKS, 400), true));
+const quietS = Number(process.env.BENCH_NOISE_SECONDS ?? 10);
+const quiet = await noiseOnly(quietS);
+// A false hit needs the envelope at the threshold: noise alone must reach it.
+const pSample = 2 * normalTail(thresholdVolts(THRESHOLD) / NOISE_SIGMA);
+console.log(`noise only, ${quietS} s simulated on 7 inputs: ${quiet} hits; analytic: P(|noise| >= threshold) per 25 us sample ${pSample.toExponential(1)} -> ${(pSample * 40_000 * 7 * 3600).toExponential(1)} per hour`);
+
 const rates = await sampleRate();
 console.log('samples per second per ADC channel (1 s simulated):', rates.join(' '));
 console.log(`CPU share inside interrupt handlers: quiet table ${(100 * isrShare(false)).toFixed(1)} %, every input ringing above threshold ${(100 * isrShare(true)).toFixed(1)} %`);

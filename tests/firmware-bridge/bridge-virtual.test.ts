@@ -68,15 +68,15 @@ describe('Bridge over a scripted board', () => {
 
   it('ignores (and counts) everything from a board speaking another protocol version', async () => {
     const s = await scripted();
-    s.send({ kind: 'hello', protocol: 2, firmware: '2.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 20 });
+    s.send({ kind: 'hello', protocol: 3, firmware: '3.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 20 });
     s.send({ kind: 'impact', channel: 1, amplitude: 50, boardUs: 1000 });
     s.hb(250_000);
     await s.bridge.stop();
-    expect(s.of('board')[0]).toMatchObject({ compatible: false, protocol: 2, firmware: '2.0.0' });
+    expect(s.of('board')[0]).toMatchObject({ compatible: false, protocol: 3, firmware: '3.0.0' });
     expect(s.of('rail-hit')).toHaveLength(0);
     expect(s.of('heartbeat')).toHaveLength(0);
     expect(s.bridge.stats().dropped.invalid).toBe(2);
-    expect(s.of('dropped')[0]!.detail).toBe('board speaks protocol 2, this bridge 1');
+    expect(s.of('dropped')[0]!.detail).toBe('board speaks protocol 3, this bridge 1 and 2');
   });
 
   it('joining a running board mid-stream does not blame it for drops before we connected', async () => {
@@ -117,5 +117,36 @@ describe('reconnect backoff', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('protocol 2 sessions over a scripted board', () => {
+  it('a first contact with a running board is a hello, not a reset; another boot id later is a reset', async () => {
+    const { VirtualTransport } = await import('../../firmware-bridge/transports/virtual.ts');
+    const { encodeBoardMessage } = await import('../../firmware-bridge/messages.ts');
+    const { Bridge } = await import('../../firmware-bridge/bridge.ts');
+    const transport = new VirtualTransport();
+    let t = 0;
+    const bridge = new Bridge({ transport, clock: () => t, silenceMs: 0 });
+    const boards: Array<{ reason: string; detail: string }> = [];
+    bridge.on('board', (e: { reason: string; detail: string }) => boards.push(e));
+    await bridge.start();
+    const hb = (seq: number, boardUs: number, bootId: number, usHigh = 1) =>
+      transport.toHub(encodeBoardMessage({ kind: 'heartbeat', seq, boardUs, eventsDropped: 0, txDropped: 0, rxErrors: 0, loopMaxUs: 0, skittleMask: 0, v2: { bootId, usHigh } }));
+    // Up for more than 71.6 min (bits 32..47 = 1): we join mid-stream and ask who it is.
+    hb(40, 5_000_000, 12);
+    t = 250;
+    transport.toHub(encodeBoardMessage({ kind: 'hello', seq: 41, protocol: 2, firmware: '2.0.0', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 5_100_000, v2: { usHigh: 1, bootId: 12, atBoot: false, causeFromBootloader: false } }));
+    hb(42, 5_250_000, 12);
+    expect(bridge.stats().bootId).toBe(12);
+    // A heartbeat of another boot (its HELLO lost): a reset, whatever the clock says.
+    t = 500;
+    hb(3, 5_500_000, 13);
+    await bridge.stop();
+    expect(boards.map((b) => [b.reason, b.detail])).toEqual([
+      ['hello', 'hello on request'],
+      ['reset', 'boot id changed'],
+    ]);
+    expect(bridge.stats().boardResets).toBe(1);
   });
 });

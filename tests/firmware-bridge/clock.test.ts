@@ -42,4 +42,13 @@ describe('clock mapper', () => {
     m.add(40_000, 200); // 2.5x rate: nonsense, clamped
     expect(m.driftPpm).toBeCloseTo(500, 5);
   });
+  it('keeps the pairs of the last 30 s of board time, however often they come (heartbeats and vibration frames)', () => {
+    const m = new ClockMapper();
+    m.add(0, 95); // an early pair 5 ms less delayed than all the others
+    for (let ms = 100; ms <= 20_000; ms += 100) m.add(ms * 1000, 100 + ms);
+    expect(m.toHub(20_000_000)).toBeCloseTo(95 + 20_000, 0); // 200 pairs later, still in the window
+    for (let ms = 20_100; ms <= 40_000; ms += 100) m.add(ms * 1000, 100 + ms);
+    // After 30 s the early pair has left the window: the offset is the others' lower envelope.
+    expect(m.toHub(40_000_000)).toBeCloseTo(100 + 40_000, 3);
+  });
 });

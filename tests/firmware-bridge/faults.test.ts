@@ -152,8 +152,8 @@ describe('bridge faults, with the real firmware behind a mock serial port', () =
     for (let ch = 0; ch < 7; ch++) await rig.bridge.send({ kind: 'set-channel', channel: ch, threshold: 30, refractoryMs: 0 });
     await rig.link.runUs(5_000);
     const start = rig.sim.timeUs;
-    // Every detector channel rings continuously: an event per channel every ~1.2 ms.
-    for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (t) => (t > start && t < start + 150_000 ? 3 : 0));
+    // Every detector channel pulses: 1.3 ms up (the peak window), 0.3 ms down (re-arm).
+    for (let ch = 0; ch < 7; ch++) rig.sim.setSignal(ch, (t) => (t > start && t < start + 150_000 && (t - start) % 1600 < 1300 ? 3 : 0), true);
     await rig.link.runUs(600_000);
     await rig.stop();
     const st = rig.bridge.stats();

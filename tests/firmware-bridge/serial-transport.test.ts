@@ -16,6 +16,25 @@ describe('serial transport', () => {
     expect(findPort(ports.slice(0, 2), KNOWN_USB_IDS)).toBeNull();
   });
 
+  it('tells two identical boards apart by USB serial number', async () => {
+    const ports = [
+      { path: '/dev/ttyUSB0', vendorId: '0403', productId: '6001', serialNumber: 'A10KX2' },
+      { path: '/dev/ttyUSB1', vendorId: '0403', productId: '6001', serialNumber: 'B77QZ9' },
+    ];
+    expect(findPort(ports, [{ vendorId: '0403', productId: '6001', serialNumber: 'B77QZ9' }])).toBe('/dev/ttyUSB1');
+    expect(findPort(ports, [{ vendorId: '0403', productId: '6001' }])).toBe('/dev/ttyUSB0');
+    expect(findPort(ports, [{ vendorId: '0403', productId: '6001', serialNumber: 'nope' }])).toBeNull();
+    // The mock binding numbers its ports' serial numbers 1, 2, … from a reset.
+    SerialPortMock.binding.reset();
+    SerialPortMock.binding.createPort('/dev/ttyFTA', { vendorId: '0403', productId: '6001' });
+    SerialPortMock.binding.createPort('/dev/ttyFTB', { record: true, vendorId: '0403', productId: '6001' });
+    expect((await TrackedPortMock.list()).map((p) => [p.path, p.serialNumber])).toEqual([['/dev/ttyFTA', '1'], ['/dev/ttyFTB', '2']]);
+    const conn = await new SerialTransport({ SerialPort: TrackedPortMock, usbIds: [{ vendorId: '0403', productId: '6001', serialNumber: '2' }] }).connect();
+    expect(conn.description).toBe('serial /dev/ttyFTB');
+    await conn.close();
+    await expect(new SerialTransport({ SerialPort: TrackedPortMock, usbIds: [{ vendorId: '0403', productId: '6001', serialNumber: 'C00000' }] }).connect()).rejects.toThrow(/serial number C00000/);
+  });
+
   it('auto-detects among listed ports, opens it, and passes bytes both ways', async () => {
     SerialPortMock.binding.createPort('/dev/ttyOTHER', { vendorId: '0000', productId: '0000' });
     SerialPortMock.binding.createPort('/dev/ttyNANO', { record: true, vendorId: '0403', productId: '6001' });

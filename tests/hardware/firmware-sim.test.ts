@@ -15,7 +15,7 @@ describe('table firmware in avr8js, through the serial bridge', () => {
     await rig.stop();
 
     const board = rig.of('board');
-    expect(board[0]).toMatchObject({ reason: 'hello', firmware: '1.0.0', protocol: 1, compatible: true });
+    expect(board[0]).toMatchObject({ reason: 'hello', firmware: '2.0.0', protocol: 2, compatible: true });
     expect(rig.of('heartbeat').length).toBeGreaterThanOrEqual(1);
     const hits = rig.of('rail-hit');
     expect(hits.map((h) => h.channel)).toEqual([0, 3, 5]);
@@ -103,8 +103,8 @@ describe('firmware behaviour', () => {
     const st = replies.find((m) => m.kind === 'self-test');
     expect(st).toMatchObject({ adcRunning: true, timerRunning: true, channelsQuiet: true, commandSeq: 4 });
     expect(rig.of('board').map((b) => [b.reason, b.detail, b.firmware])).toEqual([
-      ['hello', 'hello at boot', '1.0.0'],
-      ['hello', 'hello on request', '1.0.0'], // get-version: not a reset
+      ['hello', 'hello at boot', '2.0.0'],
+      ['hello', 'hello on request', '2.0.0'], // get-version: not a reset
     ]);
     expect(rig.bridge.stats().boardResets).toBe(0);
     expect(rig.bridge.stats().dropped['seq-gap']).toBe(0);
@@ -201,5 +201,31 @@ describe('watchdog', () => {
     const reset = boards.find((b) => b.reason === 'reset');
     expect(reset).toBeDefined();
     expect(reset!.resetCause! & 8).toBe(8); // WDRF: a watchdog reset
+  });
+});
+
+describe('knock model: every polarity and ring frequency (full-wave envelope front end)', () => {
+  it('40 knocks, random polarity, 1-9 kHz rings, near the threshold, 0.2 V noise: none above missed, stamps 0..250 us, no false hit', async () => {
+    const { channelSignals, knockSweep, scoreSweep, thresholdVolts } = await import('../../hardware/avr-sim/knocks.ts');
+    const rig = await createSimRig();
+    const thV = thresholdVolts(40);
+    const knocks = knockSweep(2, 40, thV);
+    channelSignals(knocks, 5, 0.2 / 3).forEach((sig, ch) => rig.sim.setSignal(ch, sig));
+    await rig.link.runUs(knocks.at(-1)!.t0 + 120_000);
+    await rig.stop();
+    const hits = [...rig.of('rail-hit').map((h) => ({ ch: h.channel, boardUs: h.boardUs })), ...rig.of('click').map((c) => ({ ch: 6, boardUs: c.boardUs }))];
+    const r = scoreSweep(knocks, hits, (t) => rig.sim.boardUsAt(t), thV, 0.2);
+    const above = knocks.filter((k) => k.peakVolts >= thV + 0.2);
+    // The shapes the old front end failed on are in the set: negative first swing, fast rings, near the threshold.
+    expect(above.some((k) => k.ringHz > 7000) && above.some((k) => k.ringHz < 2000)).toBe(true);
+    expect(above.some((k) => k.polarity === -1 && k.ringHz > 6000 && k.peakVolts < thV + 0.5)).toBe(true);
+    expect(r.above).toBe(above.length);
+    expect(r.missedAbove).toBe(0);
+    expect(r.detectedBelow).toBe(0);
+    expect(r.falseHits).toBe(0);
+    for (const e of r.errorsUs) {
+      expect(e).toBeGreaterThanOrEqual(0);
+      expect(e).toBeLessThanOrEqual(250);
+    }
   });
 });

@@ -36,6 +36,8 @@ describe('committed firmware build', () => {
       const fresh = readFileSync(join(out, 'table.hex'));
       const committed = readFileSync(DEFAULT_HEX_PATH);
       expect(fresh.equals(committed), 'hardware/firmware/build/table.hex is stale: run hardware/firmware/build.sh and commit').toBe(true);
+      const sym = readFileSync(join(out, 'table.sym'));
+      expect(sym.equals(readFileSync(DEFAULT_HEX_PATH.replace(/hex$/, 'sym'))), 'hardware/firmware/build/table.sym is stale: run hardware/firmware/build.sh and commit').toBe(true);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

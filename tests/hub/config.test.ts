@@ -16,6 +16,20 @@ describe('hub configuration', () => {
     expect(parsed.ok && parsed.value.tables[0]!.source).toEqual({ type: 'tcp', host: '10.0.0.7', port: 4001, baudRate: 115200 });
   });
 
+  it('a Firmata board takes switches (debounce, polarity) and no rails by default; a serial board matches its USB serial number', () => {
+    const parsed = parseConfig('{"tables":[{"id":"f","source":{"type":"firmata","path":"/dev/ttyUSB0"},"switches":{"debounceMs":20,"inverted":[3]},"skittles":{"3":"king"}},{"id":"s","source":{"type":"serial","match":{"vendorId":"1A86","productId":"7523","serialNumber":"A10KX2"}}}]}', 'hub.json');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.tables[0]).toMatchObject({ rails: {}, switches: { debounceMs: 20, inverted: [3] } });
+    expect(parsed.value.tables[1]).toMatchObject({ rails: { '0': 'head', '1': 'foot', '2': 'left', '3': 'right' }, switches: { debounceMs: 10, inverted: [] }, crossRailMs: 4 });
+  });
+
+  it('refuses piezo rails on a Firmata board, with the bandwidth arithmetic as the reason', () => {
+    const parsed = parseConfig('{"tables":[{"id":"f","source":{"type":"firmata","path":"/dev/ttyUSB0"},"rails":{"0":"head"}}]}', 'hub.json');
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error).toMatch(/tables\[0\]\.rails: a Firmata board cannot score piezo rails: .*12 kB\/s, 57,600 baud carries 5\.76 kB\/s/);
+  });
+
   it.each([
     ['not JSON', '{', /not valid JSON/],
     ['an unknown field', '{"tabels": []}', /unknown field 'tabels'/],
@@ -26,6 +40,7 @@ describe('hub configuration', () => {
     ['a serial server without a port', '{"tables":[{"id":"t","source":{"type":"tcp","host":"ser2net.local"}}]}', /tables\[0\]\.source\.port/],
     ['an unknown status-frame policy', '{"store":{"statusFrames":"sometimes"}}', /store\.statusFrames/],
     ['a keep-alive under a second', '{"store":{"statusFrames":"changes","keepAliveMs":10}}', /store\.keepAliveMs/],
+    ['a switch index out of range', '{"tables":[{"id":"t","source":{"type":"simulator"},"switches":{"inverted":[7]}}]}', /tables\[0\]\.switches\.inverted/],
     ['a bad default match', '{"tables":[{"id":"t","source":{"type":"simulator"},"defaultMatch":{"variant":"x","players":["a"],"target":1}}]}', /tables\[0\]\.defaultMatch\.players/],
   ])('refuses %s with an error naming it', (_name, text, message) => {
     const parsed = parseConfig(text, 'hub.json');

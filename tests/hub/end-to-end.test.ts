@@ -62,6 +62,10 @@ describe('end to end: firmware in avr8js → bridge → hub → broker → an MQ
 
     const hit = await sub.next('billiards/tables/t1/events', (e) => e.type === 'sensor' && e.sensor === 'rail-hit' && e.rail === 'foot');
     expect(Math.abs(hit.hubTime - 180)).toBeLessThan(1); // within 1 ms of the simulated impact
+    // The board acknowledged the hub's settings (debounce, switch polarity): in the health and /metrics.
+    const health = await sub.next('billiards/tables/t1/health', (h) => h.board?.confirmed === 2);
+    expect(health.board).toMatchObject({ bootId: 0, confirmed: 2, pending: 0, rejected: 0, unconfirmed: [] });
+    expect(hub!.metrics()).toMatch(/^billiards_board_settings\{table="t1",state="confirmed"\} 2$/m);
     await sub.client.endAsync();
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
 
 const opts = { rails: { 0: 'head', 1: 'foot', 2: 'left', 3: 'left', 4: 'right' } as const, skittles: { 0: 'king' } as const, quietWindowMs: 1000, restVibrationLevel: 10, railMergeMs: 15 };
 const stamp = (hubTime: number) => ({ boardUs: hubTime * 1000, hubTime, seq: 0 });
-const rail = (channel: number, at: number): SensorEvent => ({ type: 'rail-hit', channel, amplitude: 100, ...stamp(at) });
+const rail = (channel: number, at: number, amplitude = 100): SensorEvent => ({ type: 'rail-hit', channel, amplitude, ...stamp(at) });
 const click = (at: number): SensorEvent => ({ type: 'click', amplitude: 80, ...stamp(at) });
 const vibration = (level: number, at: number): SensorEvent => ({ type: 'vibration', level, ...stamp(at) });
 
@@ -70,5 +70,42 @@ describe('shot segmenter', () => {
     s.push(click(0));
     expect(s.end(200, 'tracker')).toEqual([expect.objectContaining({ type: 'shot-complete', endedBy: 'tracker' })]);
     expect(s.end(300, 'referee')).toEqual([]);
+  });
+
+  describe('cross-rail suppression (cross-talk through the frame)', () => {
+    const x = { ...opts, crossRailMs: 4, crossRailRatio: 0.6 };
+    const cushions = (s: ShotSegmenter) => {
+      const [done] = s.tick(10_000);
+      return done?.type === 'shot-complete' ? done.events.map((e) => (e.kind === 'cushion' ? [e.rail, e.t] : e.kind)) : [];
+    };
+    it('keeps the loudest rail hit and drops weaker echoes on other rails within the window', () => {
+      const s = new ShotSegmenter(x);
+      s.push(rail(0, 100, 200)); // head, the real hit
+      s.push(rail(2, 100.6, 90)); // left rings
+      s.push(rail(4, 101.1, 70)); // right rings
+      s.push(rail(1, 103.5, 110)); // foot rings, still inside 4 ms
+      expect(cushions(s)).toEqual([['head', 0]]);
+      expect(s.crossRailEchoes).toBe(3);
+    });
+    it('an echo heard before the real hit gives way to it', () => {
+      const s = new ShotSegmenter(x);
+      s.push(rail(1, 100, 60));
+      s.push(rail(0, 100.4, 210));
+      expect(cushions(s)).toEqual([['head', 0.4]]);
+    });
+    it('hits of comparable strength are two contacts (a ball into a corner), and so are hits outside the window', () => {
+      const s = new ShotSegmenter(x);
+      s.push(rail(0, 100, 200));
+      s.push(rail(2, 101, 170)); // corner: head then left
+      s.push(rail(4, 300, 40)); // weak, but 200 ms later: a real contact
+      expect(cushions(s)).toEqual([['head', 0], ['left', 1], ['right', 200]]);
+      expect(s.crossRailEchoes).toBe(0);
+    });
+    it('is off with crossRailMs 0', () => {
+      const s = new ShotSegmenter({ ...x, crossRailMs: 0 });
+      s.push(rail(0, 100, 200));
+      s.push(rail(2, 100.5, 50));
+      expect(cushions(s)).toHaveLength(2);
+    });
   });
 });

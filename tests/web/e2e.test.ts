@@ -235,6 +235,12 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await page.click('button[type=submit]');
     await page.waitForURL(`${base}/hardware/1`);
     await page.waitForFunction(() => document.body.dataset.live === 'open');
+    // Noise floor first: two small hits on channel 0 while recording.
+    await page.click('#noise-record');
+    await hub.publishSensor('1', { sensor: 'rail-hit', rail: 'head', channel: 0, amplitude: 12 });
+    await hub.publishSensor('1', { sensor: 'rail-hit', rail: 'head', channel: 0, amplitude: 21 });
+    await expect.poll(() => page.locator('#hits-0').textContent()).toBe('2');
+    await page.click('#noise-record');
     await page.click('#taptest-start');
     const rails = [["head", 0], ["foot", 1], ["left", 2], ["right", 3]] as const;
     for (const [rail, channel] of rails) {
@@ -243,11 +249,21 @@ describe.skipIf(skip)('web panel in Chromium', () => {
       await page.locator(`#taptest li[data-rail="${rail}"].pass`).waitFor();
     }
     await expect.poll(() => page.locator('#taptest-msg').textContent()).toContain('passed');
+    // Proposals from the data: 2 × the noise peak (42) on channel 0, under 70 % of its knock (90 → 63).
+    await page.click('#propose');
+    expect(await page.locator('#proposal-0').textContent()).toBe('42');
+    expect(await page.locator('input[name="threshold-0"]').inputValue()).toBe('42');
+    expect(await page.locator('#rate-0').textContent()).toMatch(/^0 in \d+ s/);
+    expect(await page.locator('#proposal-1').textContent()).toBe('15'); // no noise: the floor of 15
     await hub.publishSensor('1', { sensor: 'vibration', level: 60 });
     await hub.publishSensor('1', { sensor: 'click', amplitude: 140 });
     await hub.publishSensor('1', { sensor: 'skittle', skittle: 'king', state: 'down' });
     await hub.publishSensor('1', { sensor: 'rail-hit', rail: 'left', channel: 2, amplitude: 200 });
     await page.locator('#rail-left.hit').waitFor();
+    // Which settings the board acknowledged (table health `board`).
+    await hub.publishHealth('1', { board: { bootId: 7, confirmed: 2, pending: 1, rejected: 0, unsupported: 0, unconfirmed: ['channel 3'] } });
+    await expect.poll(() => page.locator('#board-settings').textContent()).toContain('2 confirmed, 1 waiting for the board');
+    expect(await page.locator('#board-settings').textContent()).toContain('Not in force: channel 3');
     await expect.poll(() => page.locator('#hits-6').textContent()).toBe('1');
     expect(await page.locator('#amp-vibration').textContent()).toBe('60');
     await shot(page, 'hardware');

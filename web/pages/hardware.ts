@@ -42,6 +42,14 @@ export function hardwareBody(table: string): Html {
         <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td>${c.name}</td><td><input type="number" name="threshold-${c.channel}" min="0" max="255" value="40" required></td><td><input type="number" name="refractory-${c.channel}" min="0" max="7000" value="30" required></td></tr>`)}</tbody></table>
         <button class="btn primary" type="submit">Send to the board</button>
       </form>
+      <p id="board-settings" class="muted">Board settings: not reported yet.</p>
+    </section>
+    <section class="card">
+      <h2>Calibration from data</h2>
+      <p class="muted">Record the noise floor with the table untouched, run the tap test with soft knocks, then let the page propose each threshold: twice the loudest noise, below 70 % of the softest knock. Check the form and send it.</p>
+      <div class="row"><button type="button" class="btn" id="noise-record">Record noise</button> <button type="button" class="btn primary" id="propose">Propose thresholds</button></div>
+      <table class="channels"><thead><tr><th>#</th><th>Noise peak</th><th>Softest knock</th><th>Proposal</th><th>Noise hits above it</th></tr></thead>
+      <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td class="num" id="noise-${c.channel}">–</td><td class="num" id="knock-${c.channel}">–</td><td class="num" id="proposal-${c.channel}">–</td><td id="rate-${c.channel}">–</td></tr>`)}</tbody></table>
     </section>
     <section class="card">
       <h2>Tap test</h2>

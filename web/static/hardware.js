@@ -68,9 +68,64 @@ document.getElementById('taptest-start').addEventListener('click', () => {
   ask();
 });
 
+// Calibration from data: amplitudes per channel while recording noise, and of tap-test knocks.
+const noise = new Map();
+const knocks = new Map();
+let noiseSince = null;
+let noiseMs = 0;
+const noiseButton = document.getElementById('noise-record');
+noiseButton.addEventListener('click', () => {
+  if (noiseSince === null) {
+    noise.clear();
+    noiseMs = 0;
+    noiseSince = Date.now();
+    noiseButton.textContent = 'Stop recording';
+  } else {
+    noiseMs = Date.now() - noiseSince;
+    noiseSince = null;
+    noiseButton.textContent = 'Record noise';
+  }
+});
+
+function note(map, ch, amplitude) {
+  if (!map.has(ch)) map.set(ch, []);
+  map.get(ch).push(amplitude);
+}
+
+/**
+ * Threshold per channel: at least twice the loudest noise (the firmware's onset level is
+ * half the threshold) and at least 15, below 70 % of the softest knock. The false-hit
+ * rate is the recorded noise hits at or above it, per hour of recording.
+ */
+function propose() {
+  const ms = noiseSince === null ? noiseMs : Date.now() - noiseSince;
+  for (let ch = 0; ch <= 6; ch++) {
+    const n = noise.get(ch) || [];
+    const k = knocks.get(ch) || [];
+    const peak = n.length ? Math.max(...n) : 0;
+    const softest = k.length ? Math.min(...k) : null;
+    document.getElementById(`noise-${ch}`).textContent = n.length ? String(peak) : '0';
+    document.getElementById(`knock-${ch}`).textContent = softest === null ? '–' : String(softest);
+    if (softest === null) continue; // no knock seen: keep the channel's setting
+    const low = Math.max(15, 2 * peak);
+    const high = Math.floor(0.7 * softest);
+    const value = Math.min(255, low <= high ? low : high);
+    const above = n.filter((a) => a >= value).length;
+    document.getElementById(`proposal-${ch}`).textContent = low <= high ? String(value) : `${value} (no clean gap)`;
+    document.getElementById(`rate-${ch}`).textContent = ms > 0 ? `${above} in ${(ms / 1000).toFixed(0)} s ≈ ${Math.round((above * 3_600_000) / ms)}/h` : `${above}`;
+    const input = document.querySelector(`input[name="threshold-${ch}"]`);
+    if (input) input.value = String(value);
+  }
+}
+document.getElementById('propose').addEventListener('click', propose);
+
 function onEvent(ev) {
   if (ev.type !== 'sensor') return;
   const ch = channelOf(ev);
+  if (ch !== null && typeof ev.amplitude === 'number') {
+    if (noiseSince !== null) note(noise, ch, ev.amplitude);
+    else if (testIndex >= 0) note(knocks, ch, ev.amplitude);
+  }
   if (ev.sensor === 'rail-hit' && ev.rail) flash(document.getElementById(`rail-${ev.rail}`));
   if (ev.sensor === 'click') flash(document.getElementById('ball-click'));
   if (ev.sensor === 'skittle' && ev.skittle) flash(document.getElementById(`sk-${ev.skittle}`), ev.state === 'down' ? 1500 : 250);
@@ -93,7 +148,17 @@ function onEvent(ev) {
   }
 }
 
-live(`/events/${encodeURIComponent(table)}`, { event: onEvent });
+/** Which of the hub's settings the board has acknowledged since it last booted (table health `board`). */
+function onState(msg) {
+  const b = msg && msg.health && msg.health.board;
+  const el = document.getElementById('board-settings');
+  if (!b || !el) return;
+  const pending = b.unconfirmed.length ? ` Not in force: ${b.unconfirmed.join(', ')}.` : '';
+  el.textContent = `Board settings (boot ${b.bootId ?? '?'}): ${b.confirmed} confirmed, ${b.pending} waiting for the board, ${b.rejected} rejected, ${b.unsupported} unsupported.${pending}`;
+  el.className = b.pending || b.rejected ? 'warn' : 'muted';
+}
+
+live(`/events/${encodeURIComponent(table)}`, { event: onEvent, state: onState });
 
 const tf = document.getElementById('thresholds-form');
 tf.addEventListener('submit', async (e) => {

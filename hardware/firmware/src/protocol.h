@@ -1,10 +1,10 @@
-// Wire protocol v1 shared constants. Keep in sync with firmware-bridge/protocol.ts and
+// Wire protocol v2 shared constants (v1 boards are still understood by the hub). Keep in sync with firmware-bridge/protocol.ts and
 // firmware-bridge/PROTOCOL.md.
 #pragma once
 #include <stdint.h>
 
-#define PROTO_VERSION 1
-#define FW_MAJOR 1
+#define PROTO_VERSION 2
+#define FW_MAJOR 2
 #define FW_MINOR 0
 #define FW_PATCH 0
 
@@ -28,6 +28,11 @@
 #define CMD_GET_CONFIG 0x83
 #define CMD_SELF_TEST 0x84
 #define CMD_SET_DEBOUNCE 0x85
+#define CMD_SET_INVERT 0x86  // v2: skittle switch polarity mask
+
+// HELLO flags (v2)
+#define HELLO_AT_BOOT 1     // sent unasked after a reset
+#define HELLO_CAUSE_BOOTLOADER 2  // resetCause came from the bootloader's r2 copy (Optiboot)
 
 #define ACK_OK 0
 #define ACK_BAD_LENGTH 1

@@ -4,7 +4,15 @@
 // Arduino core's Timer0 millis interrupt would only add jitter to the sampling.
 //
 // Channels: ADC0..ADC5 rail piezos, ADC6 ball-contact mic, ADC7 bed vibration.
-// Skittle tilt switches: D2..D7 (PD2..PD7) and D8 (PB0), active low with pull-ups.
+// Skittle tilt switches: D2..D7 (PD2..PD7) and D8 (PB0), active low with pull-ups
+// (a per-switch polarity mask inverts that for normally-closed/magnet switches).
+//
+// The detector inputs see a full-wave rectified, peak-held envelope of the piezo (see
+// hardware/README.md "Front end"), so polarity and ring frequency do not matter: a hit
+// starts when the envelope crosses the onset level (half the threshold), counts if its
+// peak within the window reaches the threshold, and re-arms only once the envelope has
+// fallen below the onset level again after the refractory time.
+#include <avr/eeprom.h>
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <avr/wdt.h>
@@ -40,6 +48,8 @@ struct Event {
 
 // Detector state, one array per field so the ISR indexes without multiplying.
 static uint8_t threshold[NUM_DETECT];  // 0 disables the channel
+static uint8_t onset[NUM_DETECT];      // arm level: half the threshold
+static uint8_t waitQuiet[NUM_DETECT];  // 1: re-arm once the envelope is below onset
 static uint16_t refractoryMs[NUM_DETECT];
 static uint16_t refrSamples[NUM_DETECT];
 static uint16_t refrLeft[NUM_DETECT];
@@ -49,7 +59,11 @@ static uint32_t crossUs[NUM_DETECT];  // board us of the threshold crossing
 static volatile Event evq[EVQ_SIZE];
 static volatile uint8_t evqHead, evqTail;
 static volatile uint16_t evDropped;  // events lost to a full queue (wraps)
-static volatile uint32_t usHi;        // microseconds contributed by Timer1 overflows
+// Not static: the simulator presets them (by symbol, build/table.sym) to test long uptimes.
+extern "C" {
+volatile uint32_t usHi;     // microseconds contributed by Timer1 overflows
+volatile uint16_t usWraps;  // times usHi wrapped past 2^32: bits 32..47 of board time
+}
 extern "C" {
 volatile uint8_t curCh;  // channel being converted; named in the ADC vector's asm
 }
@@ -70,7 +84,10 @@ static uint16_t txDropped;  // status frames skipped for lack of TX space
 static uint8_t txSeq;
 // .noinit: written in .init3, before .bss is cleared in .init4.
 static uint8_t resetCause __attribute__((section(".noinit")));
+static uint8_t helloFlags __attribute__((section(".noinit")));
+static uint16_t bootId;  // EEPROM boot counter: tells the hub this is a new session
 static uint8_t debounceMs = 10;
+static uint8_t invertMask;  // skittle switches that read high when down
 static uint8_t skStable, skCount[NUM_SKITTLES];
 static uint32_t skSince[NUM_SKITTLES];
 static uint16_t loopMaxTicks;
@@ -78,12 +95,24 @@ static uint16_t loopMaxTicks;
 // Keep the watchdog from re-firing during start-up after a watchdog reset.
 extern "C" void early_init(void) __attribute__((naked, used, section(".init3")));
 void early_init(void) {
+  // Optiboot clears MCUSR before starting the sketch but leaves its copy in r2.
+  uint8_t fromLoader;
+  asm volatile("mov %0, r2" : "=r"(fromLoader));
   resetCause = MCUSR;
+  helloFlags = HELLO_AT_BOOT;
+  if (!resetCause) {
+    resetCause = fromLoader & 0x0F;
+    helloFlags |= HELLO_CAUSE_BOOTLOADER;
+  }
   MCUSR = 0;
   wdt_disable();
 }
 
-ISR(TIMER1_OVF_vect) { usHi += 32768; }  // 65536 ticks of 0.5 us
+ISR(TIMER1_OVF_vect) {  // 65536 ticks of 0.5 us
+  uint32_t h = usHi + 32768;
+  usHi = h;
+  if (!h) usWraps++;
+}
 
 // Board time of a past Timer1 tick; interrupts must be off. Valid for ticks < 32 ms old.
 static inline uint32_t usFromTick(uint16_t tick) {
@@ -99,6 +128,22 @@ static uint32_t micros() {
   uint32_t t = usFromTick(TCNT1);
   SREG = s;
   return t;
+}
+
+// 48-bit board time: the low 32 bits, and bits 32..47 in *wraps.
+static uint32_t micros48(uint16_t *wraps) {
+  uint8_t s = SREG;
+  cli();
+  uint16_t now = TCNT1;
+  uint32_t hi = usHi;
+  uint16_t w = usWraps;
+  if ((TIFR1 & (1 << TOV1)) && now < 0x8000) {
+    hi += 32768;
+    if (!hi) w++;
+  }
+  SREG = s;
+  *wraps = w;
+  return hi + (now >> 1);
 }
 
 static inline void pushEvent(uint32_t t, uint8_t ch, uint8_t value) {
@@ -174,7 +219,7 @@ ISR(ADC_vect, ISR_NAKED) {
       [adcsra] "n"(_SFR_MEM_ADDR(ADCSRA)), [adch] "n"(_SFR_MEM_ADDR(ADCH)));
 }
 
-static inline uint8_t idleGate(uint8_t ch) { return threshold[ch] ? threshold[ch] : 255; }
+static inline uint8_t idleGate(uint8_t ch) { return threshold[ch] ? onset[ch] : 255; }
 
 // The sample was held when its conversion started, one conversion (~14.5 us) before
 // this interrupt, plus the ~2 us the vector takes to get here.
@@ -191,23 +236,34 @@ void adcSlow(void) {
   }
   uint16_t r = refrLeft[ch];
   if (r) {
-    if (--r == 0) gate[ch] = idleGate(ch);
+    if (--r == 0) waitQuiet[ch] = 1;
     refrLeft[ch] = r;
+    return;
+  }
+  if (waitQuiet[ch]) {  // a ringing envelope must fall below onset before a new hit
+    if (v < onset[ch]) {
+      waitQuiet[ch] = 0;
+      gate[ch] = idleGate(ch);
+    }
     return;
   }
   uint8_t n = peakLeft[ch];
   if (n) {
     if (v > peakVal[ch]) peakVal[ch] = v;
     if (--n == 0) {
-      pushEvent(crossUs[ch], ch, peakVal[ch]);
-      refrLeft[ch] = refrSamples[ch];
-      if (!refrSamples[ch]) gate[ch] = idleGate(ch);
+      if (peakVal[ch] >= threshold[ch]) {
+        pushEvent(crossUs[ch], ch, peakVal[ch]);
+        refrLeft[ch] = refrSamples[ch];
+        if (!refrSamples[ch]) waitQuiet[ch] = 1;
+      } else {
+        waitQuiet[ch] = 1;  // a bump below the threshold: not a hit
+      }
     }
     peakLeft[ch] = n;
     return;
   }
   uint8_t th = threshold[ch];
-  if (th && v >= th) {
+  if (th && v >= onset[ch]) {
     gate[ch] = 0;
     peakLeft[ch] = PEAK_SAMPLES;
     peakVal[ch] = v;
@@ -294,15 +350,22 @@ static inline void put32(uint8_t *p, uint32_t v) {
   p[3] = v >> 24;
 }
 
-static void sendHello() {
-  uint8_t p[11] = {PROTO_VERSION, FW_MAJOR, FW_MINOR, FW_PATCH, NUM_ADC, NUM_SKITTLES, resetCause};
-  put32(p + 7, micros());
+// v2 HELLO: the v1 fields, then board time bits 32..47, the boot id and flags.
+static void sendHello(uint8_t flags) {
+  uint8_t p[16] = {PROTO_VERSION, FW_MAJOR, FW_MINOR, FW_PATCH, NUM_ADC, NUM_SKITTLES, resetCause};
+  uint16_t w;
+  put32(p + 7, micros48(&w));
+  put16(p + 11, w);
+  put16(p + 13, bootId);
+  p[15] = flags;
   sendStatus(MSG_HELLO, p, sizeof p);
 }
 
+// v2 HEARTBEAT: the v1 fields, then the boot id and board time bits 32..47.
 static void sendHeartbeat() {
-  uint8_t p[13];
-  put32(p, micros());
+  uint8_t p[17];
+  uint16_t w;
+  put32(p, micros48(&w));
   cli();
   uint16_t d = evDropped, r = rxErrors;
   sei();
@@ -312,17 +375,20 @@ static void sendHeartbeat() {
   put16(p + 10, loopMaxTicks >> 1);
   loopMaxTicks = 0;
   p[12] = skStable;
+  put16(p + 13, bootId);
+  put16(p + 15, w);
   sendStatus(MSG_HEARTBEAT, p, sizeof p);
 }
 
 static void sendConfig() {
-  uint8_t p[1 + NUM_DETECT * 3 + 1];
+  uint8_t p[1 + NUM_DETECT * 3 + 2];
   p[0] = NUM_DETECT;
   for (uint8_t i = 0; i < NUM_DETECT; i++) {
     p[1 + i * 3] = threshold[i];
     put16(p + 2 + i * 3, refractoryMs[i]);
   }
   p[1 + NUM_DETECT * 3] = debounceMs;
+  p[2 + NUM_DETECT * 3] = invertMask;
   sendStatus(MSG_CONFIG, p, sizeof p);
 }
 
@@ -335,7 +401,7 @@ static uint8_t readSkittles() {
   // Tilt switch closes to GND when the skittle falls: low = down.
   uint8_t raw = (uint8_t)(~PIND) >> 2;  // PD2..PD7 -> bits 0..5
   if (!(PINB & 1)) raw |= 1 << 6;       // PB0 -> bit 6
-  return raw & 0x7F;
+  return (raw ^ invertMask) & 0x7F;
 }
 
 static void selfTest(uint8_t seq) {
@@ -371,6 +437,8 @@ static void setChannel(uint8_t ch, uint8_t thr, uint16_t ms) {
   if (samples > 0xFFFF) samples = 0xFFFF;
   cli();
   threshold[ch] = thr;
+  onset[ch] = (uint8_t)((thr + 1) >> 1);
+  waitQuiet[ch] = 0;
   refractoryMs[ch] = ms;
   refrSamples[ch] = samples;
   refrLeft[ch] = 0;
@@ -391,8 +459,15 @@ static void handleCommand(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t l
       if (p[0] == 0 || p[0] > 200) return sendAck(type, seq, ACK_BAD_VALUE);
       debounceMs = p[0];
       return sendAck(type, seq, ACK_OK);
+    case CMD_SET_INVERT:
+      if (len != 1) return sendAck(type, seq, ACK_BAD_LENGTH);
+      if (p[0] > 0x7F) return sendAck(type, seq, ACK_BAD_VALUE);
+      invertMask = p[0];
+      skStable = readSkittles();  // a polarity change is not a fall: start from the new reading
+      for (uint8_t i = 0; i < NUM_SKITTLES; i++) skCount[i] = 0;
+      return sendAck(type, seq, ACK_OK);
     case CMD_GET_VERSION:
-      return sendHello();
+      return sendHello(helloFlags & ~HELLO_AT_BOOT);
     case CMD_GET_CONFIG:
       return sendConfig();
     case CMD_SELF_TEST:
@@ -507,6 +582,10 @@ int main() {
   UCSR0B = (1 << RXEN0) | (1 << TXEN0) | (1 << RXCIE0);
   UCSR0C = (1 << UCSZ01) | (1 << UCSZ00);
 
+  // Boot counter in EEPROM (one 3.4 ms write per reset; 100k cycles = decades of resets).
+  bootId = eeprom_read_word((uint16_t *)0) + 1;
+  eeprom_write_word((uint16_t *)0, bootId);
+
   for (uint8_t i = 0; i < NUM_DETECT; i++) setChannel(i, 40, 30);
   skStable = readSkittles();
 
@@ -516,7 +595,7 @@ int main() {
   sei();
 
   wdt_enable(WDTO_250MS);
-  sendHello();
+  sendHello(helloFlags);
 
   uint32_t now = micros();
   uint32_t lastMs = now, lastVib = now, lastHb = now;
