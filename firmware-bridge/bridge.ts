@@ -189,6 +189,8 @@ export class Bridge extends EventEmitter {
   private readonly unwrap = new BoardTimeUnwrapper();
   private readonly clock: ClockMapper = new ClockMapper();
   private counters: { eventsDropped: number; txDropped: number; rxErrors: number } | null = null;
+  /** Corrupt frames counted since the last good one: the sequence gap they leave is not counted again. */
+  private corruptSinceFrame = 0;
   private decoderSeen: DecoderStats = { frames: 0, garbageBytes: 0, badCrc: 0, badLength: 0, truncatedBytes: 0 };
 
   private readonly s = {
@@ -360,6 +362,7 @@ export class Bridge extends EventEmitter {
     const st = this.decoder.stats;
     const corrupt = st.badCrc - this.decoderSeen.badCrc + (st.badLength - this.decoderSeen.badLength);
     if (corrupt > 0) this.drop('corrupt', corrupt, `${st.garbageBytes - this.decoderSeen.garbageBytes} bytes skipped`);
+    this.corruptSinceFrame += corrupt;
     this.decoderSeen = { ...st };
     for (const fr of frames) this.onFrame(fr);
   }
@@ -457,9 +460,12 @@ export class Bridge extends EventEmitter {
 
   private trackSeq(seq: number, isHello: boolean): void {
     if (this.lastSeq !== null && !isHello) {
+      // A corrupt frame also leaves a gap in the sequence: counted once, as corrupt.
       const gap = (seq - this.lastSeq - 1) & 0xff;
-      if (gap > 0) this.drop('seq-gap', gap, `expected seq ${(this.lastSeq + 1) & 0xff}, got ${seq}`);
+      const lost = gap - Math.min(gap, this.corruptSinceFrame);
+      if (lost > 0) this.drop('seq-gap', lost, `expected seq ${(this.lastSeq + 1) & 0xff}, got ${seq}`);
     }
+    this.corruptSinceFrame = 0;
     this.lastSeq = seq;
   }
 

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { matchSchema } from '../matchlog/schema.ts';
 import { RAILS, SKITTLES } from '../rules/ids.ts';
+import { passwordHashProblem } from '../ops/password.ts';
 
 /**
  * The hub's one configuration file (JSON), validated whole before anything starts. Every
  * error names the field: `tables[1].rails.7: …`.
  */
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ only (at most 40)');
+/** A stored password hash: the example's placeholders and clear-text passwords are refused by name. */
+const passwordHash = z.string().superRefine((value, ctx) => {
+  const problem = passwordHashProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 const hex4 = z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, as `lsusb` shows them');
 
 export const sourceSchema = z.discriminatedUnion('type', [
@@ -48,12 +54,14 @@ export const tableSchema = z.strictObject({
 export const configSchema = z.strictObject({
   hub: z.strictObject({ id: id.default('hub'), baseTopic: z.string().regex(/^[A-Za-z0-9_/-]{1,60}$/).default('billiards') }).default({ id: 'hub', baseTopic: 'billiards' }),
   /** The venue's credentials: commands that change a match need them (CONTRACT §3). */
-  venue: z.strictObject({ username: z.string().min(1).default('referee'), passwordHash: z.string().min(1) }).optional(),
+  venue: z.strictObject({ username: z.string().min(1).default('referee'), passwordHash }).optional(),
   broker: z
     .strictObject({
       /** Clients of the embedded broker and what they may do; none: anonymous read-only access is refused too. */
-      users: z.array(z.strictObject({ username: z.string().min(1), passwordHash: z.string().min(1), publish: z.array(z.string()).default([]), subscribe: z.array(z.string()).default(['#']) })).default([]),
+      users: z.array(z.strictObject({ username: z.string().min(1), passwordHash, publish: z.array(z.string()).default([]), subscribe: z.array(z.string()).default(['#']) })).default([]),
       allowAnonymousRead: z.boolean().default(true),
+      /** Where the embedded broker listens (MQTT_HOST overrides): 127.0.0.1, or 0.0.0.0 / a LAN address for scoreboards on the venue network. */
+      host: z.string().min(1).optional(),
     })
     .default({ users: [], allowAnonymousRead: true }),
   /** The event log: which status frames it keeps (hub/pipeline/status-frames.ts). */
