@@ -189,8 +189,6 @@ export class Bridge extends EventEmitter {
   private readonly unwrap = new BoardTimeUnwrapper();
   private readonly clock: ClockMapper = new ClockMapper();
   private counters: { eventsDropped: number; txDropped: number; rxErrors: number } | null = null;
-  /** Corrupt frames counted since the last good one: the sequence gap they leave is not counted again. */
-  private corruptSinceFrame = 0;
   private decoderSeen: DecoderStats = { frames: 0, garbageBytes: 0, badCrc: 0, badLength: 0, truncatedBytes: 0 };
 
   private readonly s = {
@@ -362,7 +360,6 @@ export class Bridge extends EventEmitter {
     const st = this.decoder.stats;
     const corrupt = st.badCrc - this.decoderSeen.badCrc + (st.badLength - this.decoderSeen.badLength);
     if (corrupt > 0) this.drop('corrupt', corrupt, `${st.garbageBytes - this.decoderSeen.garbageBytes} bytes skipped`);
-    this.corruptSinceFrame += corrupt;
     this.decoderSeen = { ...st };
     for (const fr of frames) this.onFrame(fr);
   }
@@ -379,21 +376,21 @@ export class Bridge extends EventEmitter {
     try {
       msg = decodeMessage(frame);
     } catch (err) {
-      this.trackSeq(frame.seq, false);
+      this.trackSeq(frame, false);
       if (err instanceof ProtocolError) return this.drop('invalid', 1, err.message);
       throw err;
     }
     if (msg.kind === 'hello') this.foreignProtocol = msg.protocol === PROTOCOL_VERSION ? null : msg.protocol;
     if (this.foreignProtocol !== null && msg.kind !== 'hello') {
       // Another protocol version may lay its payloads out differently: trust nothing.
-      this.trackSeq(frame.seq, false);
+      this.trackSeq(frame, false);
       return this.drop('invalid', 1, `board speaks protocol ${this.foreignProtocol}, this bridge ${PROTOCOL_VERSION}`);
     }
     // A boot HELLO has SEQ 0 and a board time behind ours; a HELLO answering
     // GET_VERSION continues both.
     const ref = this.unwrap.referenceRaw;
     const boot = msg.kind === 'hello' && msg.seq === 0 && (ref === null || wrapDelta(ref, msg.boardUs) < 0);
-    this.trackSeq(frame.seq, boot);
+    this.trackSeq(frame, boot);
     const hadFrames = this.sessionFrames > 0;
     this.sessionFrames++;
     // Arrival is late at least by the frame's own line time (10 bits per byte).
@@ -458,14 +455,14 @@ export class Bridge extends EventEmitter {
     this.out(ev);
   }
 
-  private trackSeq(seq: number, isHello: boolean): void {
+  private trackSeq(frame: RawFrame, isHello: boolean): void {
+    const { seq } = frame;
     if (this.lastSeq !== null && !isHello) {
       // A corrupt frame also leaves a gap in the sequence: counted once, as corrupt.
       const gap = (seq - this.lastSeq - 1) & 0xff;
-      const lost = gap - Math.min(gap, this.corruptSinceFrame);
+      const lost = gap - Math.min(gap, frame.corruptBefore ?? 0);
       if (lost > 0) this.drop('seq-gap', lost, `expected seq ${(this.lastSeq + 1) & 0xff}, got ${seq}`);
     }
-    this.corruptSinceFrame = 0;
     this.lastSeq = seq;
   }
 
