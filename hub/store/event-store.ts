@@ -100,6 +100,9 @@ interface QueuedRow {
   onStored: () => void;
 }
 
+/** Errors that say the disk or the file refuses writes (a constraint error is a bug, not the disk's health). */
+const DISK_ERROR = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|PERM)/;
+
 /** SQLite page cache of each connection to the log, in KiB. */
 export const PAGE_CACHE_KIB = 2048;
 
@@ -195,8 +198,12 @@ export class EventStore {
     try {
       result = run();
     } catch (e) {
-      const h = this.writeHealth;
-      this.writeHealth = { writable: false, error: (e as Error).message, failingSince: h.failingSince ?? new Date(this.now()).toISOString(), failedWrites: h.failedWrites + 1 };
+      if (DISK_ERROR.test((e as { code?: string }).code ?? '')) {
+        const h = this.writeHealth;
+        this.writeHealth = { writable: false, error: (e as Error).message, failingSince: h.failingSince ?? new Date(this.now()).toISOString(), failedWrites: h.failedWrites + 1 };
+        // The failure is fresh news: the next probe waits its second.
+        this.lastProbeAt = this.now();
+      }
       throw e;
     }
     if (!this.writeHealth.writable) {
