@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -6,6 +6,7 @@ import { checkPorts, isLoopback, readStartEnv } from '../../hub/cli/start-checks
 import { rateLimitedLog } from '../../hub/ops/log.ts';
 import { passwordHashProblem, hashPasswordSync } from '../../hub/ops/password.ts';
 import { EventStore } from '../../hub/store/event-store.ts';
+import { REPO_ROOT } from '../support/paths.ts';
 import { holdPort } from './support.ts';
 
 /** The pieces behind issue 13's operational findings, each on its own (the process tests run them together). */
@@ -126,5 +127,20 @@ describe('event store write health', () => {
     expect(store.droppedFrames('t1')).toEqual({ corrupt: 5, 'seq-gap': 1 });
     expect(store.count()).toBe(1); // the link row; no row per drop
     await store.close();
+  });
+});
+
+describe('the systemd unit', () => {
+  it('never serves the panel beyond loopback over plain HTTP, and keeps the broker on loopback', () => {
+    const unit = readFileSync(join(REPO_ROOT, 'hub/deploy/billiards-hub.service'), 'utf8');
+    const env = Object.fromEntries([...unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+    const host = env.HOST ?? '127.0.0.1';
+    const secured = (env.TLS_CERT && env.TLS_KEY) || (env.TRUST_PROXY === '1' && isLoopback(host));
+    expect(isLoopback(host) && !env.TLS_CERT ? true : Boolean(secured)).toBe(true);
+    expect(isLoopback(env.MQTT_HOST ?? '127.0.0.1')).toBe(true);
+    expect(unit).toMatch(/^RestartPreventExitStatus=2$/m);
+    // Its certificate settings are the ones `start` reads: missing files stop it, naming them.
+    const parsed = readStartEnv(env, '/opt/billiards-hub');
+    expect(!parsed.ok && parsed.error).toMatch(/^TLS_CERT \/etc\/billiards\/tls\/hub\.crt: cannot read it/);
   });
 });
