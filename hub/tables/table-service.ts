@@ -237,7 +237,7 @@ export class TableService {
   /** Timer: ends a shot after the quiet window. */
   tick(now = this.deps.clock.now()): void {
     this.handle(this.segmenter.tick(now));
-    if (this.healthDue) this.publishHealth();
+    if (this.healthDue && this.deps.clock.now() - this.healthPublishedAt >= 1000) this.publishHealth();
   }
 
   /** A tracker or the referee says the balls are at rest, or a cue strike was seen. */
