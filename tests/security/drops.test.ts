@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Bridge, type BridgeEvent } from '../../firmware-bridge/bridge.ts';
 import { VirtualTransport } from '../../firmware-bridge/transports/virtual.ts';
 import { buildHub } from '../support/build.ts';
-import { boardFrames, corrupt, fakeBoard, killAll, noise, PASSWORD_HASH, startHub, tempDir, until, writeConfig } from './support.ts';
+import { boardFrames, corrupt, fakeBoard, killAll, noise, PASSWORD_HASH, startHub, tempDir, until, writeConfig } from './ops-support.ts';
 
 /**
  * Issue 13, finding 10b: a corrupt frame used to be counted twice (corrupt, and again as

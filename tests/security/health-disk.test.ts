@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildHub } from '../support/build.ts';
 import { componentMissing } from '../support/components.ts';
-import { boardFrames, fakeBoard, getJson, killAll, PASSWORD_HASH, startHub, tempDir, until, writeConfig } from './support.ts';
+import { boardFrames, fakeBoard, getJson, killAll, PASSWORD_HASH, startHub, tempDir, until, writeConfig } from './ops-support.ts';
 
 /**
  * Issue 13, finding 6: with the store's disk full, /healthz says so (503, store false,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildHub } from '../support/build.ts';
 import { componentMissing } from '../support/components.ts';
-import { killAll, PASSWORD, PASSWORD_HASH, startHub, tempDir, writeConfig } from './support.ts';
+import { killAll, PASSWORD, PASSWORD_HASH, startHub, tempDir, writeConfig } from './ops-support.ts';
 
 /**
  * Issue 13, finding 9: the panel over HTTPS when a certificate is configured (TLS_CERT,

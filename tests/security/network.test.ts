@@ -1,7 +1,7 @@
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildHub } from '../support/build.ts';
-import { freePort, killAll, listening, PASSWORD_HASH, startHub, tempDir, writeConfig } from './support.ts';
+import { freePort, killAll, listening, PASSWORD_HASH, startHub, tempDir, writeConfig } from './ops-support.ts';
 
 /**
  * Issue 13, finding 9: the embedded broker listens where MQTT_HOST (or broker.host) says,

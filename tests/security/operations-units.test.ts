@@ -7,7 +7,7 @@ import { rateLimitedLog } from '../../hub/ops/log.ts';
 import { passwordHashProblem, hashPasswordSync } from '../../hub/ops/password.ts';
 import { EventStore } from '../../hub/store/event-store.ts';
 import { REPO_ROOT } from '../support/paths.ts';
-import { holdPort } from './support.ts';
+import { holdPort } from './ops-support.ts';
 
 /** The pieces behind issue 13's operational findings, each on its own (the process tests run them together). */
 describe('start-up environment', () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildHub } from '../support/build.ts';
 import { componentMissing } from '../support/components.ts';
 import { REPO_ROOT } from '../support/paths.ts';
-import { freePort, holdPort, killAll, listening, PASSWORD_HASH, runToExit, tempDir, writeConfig } from './support.ts';
+import { freePort, holdPort, killAll, listening, PASSWORD_HASH, runToExit, tempDir, writeConfig } from './ops-support.ts';
 
 /**
  * Issue 13, finding 7: every start-up failure is one line on stderr that names the file,

@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths.ts';
 
@@ -11,7 +9,8 @@ import { REPO_ROOT } from './paths.ts';
  * at once (tsc is incremental, so the second build is quick).
  */
 export function buildHub(): void {
-  const lock = join(tmpdir(), `billiards-build-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 12)}.lock`);
+  // The same lock as tests/security/support.ts on main (the MQTT security tests): one build at a time for all.
+  const lock = join(REPO_ROOT, 'dist.build-lock');
   const deadline = Date.now() + 180_000;
   for (;;) {
     try {
