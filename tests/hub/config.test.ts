@@ -17,7 +17,7 @@ describe('hub configuration', () => {
     const example = JSON.parse(text);
     const hash = hashPasswordSync('a venue password');
     example.venue.passwordHash = hash;
-    example.broker.users[0].passwordHash = hash;
+    for (const user of example.broker.users) user.passwordHash = hash;
     const parsed = parseConfig(JSON.stringify(example));
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.value.tables.map((t) => t.id)).toEqual(['north-1', 'north-2']);
