@@ -473,14 +473,14 @@ export class Bridge extends EventEmitter {
     try {
       msg = decodeMessage(frame);
     } catch (err) {
-      this.trackSeq(frame.seq, false);
+      this.trackSeq(frame, false);
       if (err instanceof ProtocolError) return this.drop('invalid', 1, err.message);
       throw err;
     }
     if (msg.kind === 'hello') this.foreignProtocol = SUPPORTED_PROTOCOLS.includes(msg.protocol) ? null : msg.protocol;
     if (this.foreignProtocol !== null && msg.kind !== 'hello') {
       // Another protocol version may lay its payloads out differently: trust nothing.
-      this.trackSeq(frame.seq, false);
+      this.trackSeq(frame, false);
       return this.drop('invalid', 1, `board speaks protocol ${this.foreignProtocol}, this bridge ${SUPPORTED_PROTOCOLS.join(' and ')}`);
     }
     const v2 = msg.kind === 'hello' ? msg.v2 : undefined;
@@ -488,7 +488,7 @@ export class Bridge extends EventEmitter {
     // board time behind ours (a HELLO answering GET_VERSION continues both).
     const ref = this.unwrap.referenceRaw;
     const boot = msg.kind === 'hello' && (v2 ? v2.atBoot || v2.bootId !== this.bootId : msg.seq === 0 && (ref === null || wrapDelta(ref, msg.boardUs) < 0));
-    this.trackSeq(frame.seq, boot);
+    this.trackSeq(frame, boot);
     const hadFrames = this.sessionFrames > 0;
     this.sessionFrames++;
     if (msg.kind !== 'hello') this.askVersion();
@@ -576,10 +576,13 @@ export class Bridge extends EventEmitter {
     this.out(ev);
   }
 
-  private trackSeq(seq: number, isHello: boolean): void {
+  private trackSeq(frame: RawFrame, isHello: boolean): void {
+    const { seq } = frame;
     if (this.lastSeq !== null && !isHello) {
+      // A corrupt frame also leaves a gap in the sequence: counted once, as corrupt.
       const gap = (seq - this.lastSeq - 1) & 0xff;
-      if (gap > 0) this.drop('seq-gap', gap, `expected seq ${(this.lastSeq + 1) & 0xff}, got ${seq}`);
+      const lost = gap - Math.min(gap, frame.corruptBefore ?? 0);
+      if (lost > 0) this.drop('seq-gap', lost, `expected seq ${(this.lastSeq + 1) & 0xff}, got ${seq}`);
     }
     this.lastSeq = seq;
   }

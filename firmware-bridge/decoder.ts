@@ -23,6 +23,8 @@ export interface DecoderStats {
  */
 export class FrameDecoder extends Transform {
   private buf: Buffer = Buffer.alloc(0);
+  /** Refused candidates since the last good frame: each frame carries the count (RawFrame.corruptBefore). */
+  private corruptSinceFrame = 0;
   readonly stats: DecoderStats = { frames: 0, garbageBytes: 0, badCrc: 0, badLength: 0, truncatedBytes: 0 };
 
   constructor() {
@@ -64,6 +66,7 @@ export class FrameDecoder extends Transform {
       const len = buf[i + 2]!;
       if (len > MAX_PAYLOAD) {
         this.stats.badLength++;
+        this.corruptSinceFrame++;
         this.stats.garbageBytes++;
         i++;
         continue;
@@ -78,11 +81,13 @@ export class FrameDecoder extends Transform {
       const crc = (buf[i + 5 + len]! << 8) | buf[i + 6 + len]!;
       if (crc16(buf, i + 2, i + 5 + len) !== crc) {
         this.stats.badCrc++;
+        this.corruptSinceFrame++;
         this.stats.garbageBytes++;
         i++;
         continue;
       }
-      const frame: RawFrame = { type: buf[i + 3]!, seq: buf[i + 4]!, payload: Buffer.from(buf.subarray(i + 5, i + 5 + len)) };
+      const frame: RawFrame = { type: buf[i + 3]!, seq: buf[i + 4]!, payload: Buffer.from(buf.subarray(i + 5, i + 5 + len)), corruptBefore: this.corruptSinceFrame };
+      this.corruptSinceFrame = 0;
       this.stats.frames++;
       i += total;
       this.push(frame);

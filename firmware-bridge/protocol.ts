@@ -78,4 +78,6 @@ export interface RawFrame {
   type: number;
   seq: number;
   payload: Buffer;
+  /** Candidate frames the decoder refused (bad CRC or length) since the previous good one. */
+  corruptBefore?: number;
 }

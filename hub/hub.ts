@@ -9,7 +9,7 @@ import type { InProcessClient } from './mqtt/in-process-client.ts';
 import { MqttLink, type ReplyTo } from './mqtt/link.ts';
 import { discoveryMessages } from './mqtt/home-assistant.ts';
 import { Histogram, metric, processMetrics } from './ops/metrics.ts';
-import { silentLog, type LogFn } from './ops/log.ts';
+import { rateLimitedLog, silentLog, type LogFn } from './ops/log.ts';
 import type { SensorSource } from './sources/source.ts';
 import { EventStore } from './store/event-store.ts';
 import { systemClock, type HubClock } from './tables/clock.ts';
@@ -74,14 +74,15 @@ export class Hub {
   readonly publishLatency = new Histogram([0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   readonly eventLatency = new Histogram([0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   private readonly clock: HubClock;
-  private readonly log: LogFn;
+  private readonly log: LogFn & { flush(): void };
   mqttUrl = '';
   /** The embedded broker's WebSocket endpoint, when it has one. */
   mqttWsUrl: string | null = null;
 
   constructor(private readonly options: HubOptions) {
     this.clock = options.clock ?? systemClock;
-    this.log = options.log ?? silentLog;
+    // A failure that repeats with every frame (a full disk) is logged once a window, with a count.
+    this.log = rateLimitedLog(options.log ?? silentLog);
   }
 
   get hubId(): string {
@@ -90,9 +91,11 @@ export class Hub {
 
   async start(): Promise<void> {
     const { config } = this.options;
+    // Opened first: a store that cannot be opened stops the start before any port is taken.
     this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'), {
       checkpointInWorker: true,
       onGroupError: (error, rows) => this.log('error', 'sensor events could not be stored; they were not published', { rows, error: error.message }),
+      onWritable: (failedWrites) => this.log('info', 'the store takes writes again', { failedWrites }),
     });
     const store = this.store;
     this.leagueStore = new LeagueStore(join(this.options.dataDir, 'hub.sqlite'));
@@ -121,8 +124,10 @@ export class Hub {
         onRefused: (reason) => this.brokerRefusals.set(reason, (this.brokerRefusals.get(reason) ?? 0) + 1),
         log: this.log,
       });
-      this.mqttUrl = `mqtt://127.0.0.1:${this.broker.port}`;
-      this.mqttWsUrl = this.broker.wsPort === null ? null : `ws://127.0.0.1:${this.broker.wsPort}`;
+      // Bound to every interface, it is reached on loopback from here; bound to one address, there.
+      const host = reachableHost(this.options.mqttHost ?? '127.0.0.1');
+      this.mqttUrl = `mqtt://${host}:${this.broker.port}`;
+      this.mqttWsUrl = this.broker.wsPort === null ? null : `ws://${host}:${this.broker.wsPort}`;
     }
 
     const broker = this.broker;
@@ -289,11 +294,27 @@ export class Hub {
     return { url: this.mqttUrl, clientId: `${clientId}-${randomBytes(6).toString('hex')}`, ...(username ? { username } : {}), ...(password ? { password } : {}) };
   }
 
-  health(): { ok: boolean; store: boolean; league: boolean; broker: boolean; tables: number } {
+  /**
+   * What /healthz reports: ok when the store takes writes (a failed write makes it false
+   * until one succeeds), the league answers and the broker link is up. Each table's board
+   * link is reported, and does not make the hub unhealthy: an unplugged table is a table
+   * problem, which the overview shows.
+   */
+  health(): { ok: boolean; store: boolean; storeError?: string; storeFailingSince?: string; league: boolean; broker: boolean; tables: number; boards: Record<string, 'up' | 'down' | 'simulated'> } {
     const store = this.store?.healthy() ?? false;
+    const writes = this.store?.writeStatus();
     const league = this.leagueStore?.healthy() ?? false;
     const broker = this.link?.connected ?? false;
-    return { ok: store && league && broker, store, league, broker, tables: this.tables.size };
+    const boards = Object.fromEntries([...this.tables.values()].map((t) => [t.id, this.sources.get(t.id)?.simulated ? 'simulated' : t.isOnline ? 'up' : 'down'] as const));
+    return {
+      ok: store && league && broker,
+      store,
+      ...(writes && !writes.writable ? { storeError: `writes fail: ${writes.error}`, storeFailingSince: writes.failingSince! } : {}),
+      league,
+      broker,
+      tables: this.tables.size,
+      boards,
+    };
   }
 
   metrics(): string {
@@ -341,6 +362,7 @@ export class Hub {
     this.leagueStore = null;
     this.league = null;
     await this.store?.close();
+    this.log.flush();
     this.link = null;
     this.broker = null;
     this.store = null;
@@ -352,4 +374,9 @@ export type { Result };
 /** A broker URL without its password, for messages. */
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+function reachableHost(bound: string): string {
+  if (bound === '0.0.0.0' || bound === '::' || bound === '') return '127.0.0.1';
+  return bound.includes(':') ? `[${bound}]` : bound;
 }

@@ -2,6 +2,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
 import type { Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { RateLimiter, SessionStore } from './auth.ts';
 import { buildApp } from './app.ts';
@@ -53,7 +54,10 @@ export function createWebPanel(input: WebPanelOptions): WebPanel {
     app,
     async start() {
       if (server) throw new Error('web panel: already started');
-      const s = createAdaptorServer({ fetch: app.fetch, hostname: options.host }) as Server;
+      // Under TLS the request URLs are https:, so the login sets its cookie `Secure`.
+      const s = (options.tls
+        ? createAdaptorServer({ fetch: app.fetch, hostname: options.host, createServer: createHttpsServer, serverOptions: { cert: options.tls.cert, key: options.tls.key } })
+        : createAdaptorServer({ fetch: app.fetch, hostname: options.host })) as Server;
       await new Promise<void>((resolve, reject) => {
         const onError = (e: NodeJS.ErrnoException) => {
           s.off('listening', onListening);
@@ -72,7 +76,7 @@ export function createWebPanel(input: WebPanelOptions): WebPanel {
       link.start();
       const port = (s.address() as AddressInfo).port;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-      return { port, url: `http://${host}:${port}` };
+      return { port, url: `${options.tls ? 'https' : 'http'}://${host}:${port}` };
     },
     async stop() {
       streams.closeAll();

@@ -48,6 +48,8 @@ export const optionsSchema = z.strictObject({
   loginAttemptsPerMinute: z.number().int().min(1).max(1000).default(5),
   /** Take the client IP from X-Forwarded-For (only behind a trusted reverse proxy). */
   trustProxy: z.boolean().default(false),
+  /** Serve HTTPS with this certificate and key (PEM text): the session cookie is then `Secure`. */
+  tls: z.strictObject({ cert: z.string().includes('-----BEGIN', { message: 'a PEM certificate (chain)' }), key: z.string().includes('-----BEGIN', { message: 'a PEM private key' }) }).optional(),
 });
 
 export type WebPanelOptions = z.input<typeof optionsSchema>;

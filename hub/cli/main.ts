@@ -1,15 +1,20 @@
 #!/usr/bin/env -S npx tsx
 import { readFileSync } from 'node:fs';
-import { replayCommand, type CommandIO } from './replay-command.ts';
-import { startCommand } from './start-command.ts';
+import type { CommandIO } from './replay-command.ts';
 import { hashPasswordSync } from '../ops/password.ts';
 import { createLogger } from '../ops/log.ts';
 import { keepServing } from '../ops/process-guard.ts';
 
-/** The project's CLI: `billiards <command> …`. Each command is a function of its arguments and IO. */
+/**
+ * The project's CLI: `billiards <command> …`. Each command is a function of its arguments
+ * and IO, loaded when asked for (a start-up error is reported before the hub's modules load).
+ */
 const COMMANDS: Record<string, { summary: string; run: (args: string[], io: CommandIO) => number | Promise<number> }> = {
-  replay: { summary: 'replay FILE      print the state a match log leads to (CONTRACT §2)', run: replayCommand },
-  start: { summary: 'start [--tables N] [--variants a,b] [--speed X]   run the hub (env: PORT, MQTT_PORT, MQTT_URL, DATA_DIR, CONFIG)', run: startCommand },
+  replay: { summary: 'replay FILE      print the state a match log leads to (CONTRACT §2)', run: async (args, io) => (await import('./replay-command.ts')).replayCommand(args, io) },
+  start: {
+    summary: 'start [--tables N] [--variants a,b] [--speed X]   run the hub (env: PORT, HOST, MQTT_PORT, MQTT_WS_PORT, MQTT_HOST, MQTT_URL, DATA_DIR, CONFIG, TLS_CERT, TLS_KEY, TRUST_PROXY)',
+    run: async (args, io) => (await import('./start-command.ts')).startCommand(args, io),
+  },
   'hash-password': {
     summary: 'hash-password    read a password on stdin, print its hash for the configuration',
     run: (_args, io) => {
@@ -36,7 +41,16 @@ async function main(argv: string[]): Promise<number> {
   }
   // A running hub logs a stray rejection or exception and keeps serving (a CLI command that fails just fails).
   if (name === 'start') keepServing(createLogger('billiards-hub'));
-  return command.run(args, io);
+  try {
+    return await command.run(args, io);
+  } catch (e) {
+    // A bug, not an input: still one line, and the exit says it failed.
+    io.stderr(`${name}: ${(e as Error).message}\n`);
+    return 1;
+  }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// A failed command exits at once: nothing it began (a socket, a timer) may keep the process up.
+if (code !== 0) process.exit(code);
+process.exitCode = 0;

@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig, parseConfig } from '../config/load.ts';
 import type { HubConfig, TableConfig } from '../config/schema.ts';
-import { Hub } from '../hub.ts';
-import { createLogger } from '../ops/log.ts';
+import type { Hub } from '../hub.ts';
 import { hashPasswordSync } from '../ops/password.ts';
-import { BridgeSource, transportFor } from '../sources/bridge-source.ts';
 import type { SensorSource } from '../sources/source.ts';
-import { SimulatedTable } from '../../hardware/simulator/simulated-table.ts';
 import { VARIANT_IDS } from '../rules/ids.ts';
-import { createWebPanel } from '../../web/index.ts';
 import type { CommandIO } from './replay-command.ts';
+import { checkPorts, isLoopback, readStartEnv } from './start-checks.ts';
 
 /** The demo when there is no configuration: simulated tables, clearly labelled, playing matches. */
 const DEMO_MATCHES: Record<string, { players: string[]; target: number; options?: Record<string, unknown> }> = {
@@ -73,42 +70,67 @@ function parseArgs(args: readonly string[]): StartArgs | string {
   return out;
 }
 
-function envPort(name: string, fallback: number): number | string {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const port = Number(raw);
-  return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : `${name}: '${raw}' is not a port number`;
+/** Stops what did start, but never waits long: a start-up failure must exit promptly. */
+async function within(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 /**
  * `npm start`: the embedded broker (or MQTT_URL), the hub and the web panel. With no
- * CONFIG it runs simulated tables and says so. PORT, MQTT_PORT, MQTT_URL, DATA_DIR, CONFIG.
+ * CONFIG it runs simulated tables and says so. Everything is checked before anything
+ * starts (arguments, environment, configuration, certificate, ports); the store is opened
+ * first. Any failure is one line on stderr naming the variable, field, file or port, and
+ * a non-zero exit, with whatever had started stopped again.
  */
 export async function startCommand(args: readonly string[], io: CommandIO): Promise<number> {
+  const fail = (message: string, code: number) => (io.stderr(`start: ${message.replace(/\s*\n\s*/g, ' ')}\n`), code);
   const parsedArgs = parseArgs(args);
-  if (typeof parsedArgs === 'string') {
-    io.stderr(`start: ${parsedArgs}\n`);
-    return 2;
-  }
-  const webPort = envPort('PORT', 8080);
-  const mqttPort = envPort('MQTT_PORT', 1883);
-  const mqttWsPort = envPort('MQTT_WS_PORT', 9001);
-  for (const p of [webPort, mqttPort, mqttWsPort]) if (typeof p === 'string') return (io.stderr(`start: ${p}\n`), 2);
+  if (typeof parsedArgs === 'string') return fail(parsedArgs, 2);
+  const env = readStartEnv(process.env, process.cwd());
+  if (!env.ok) return fail(env.error, 2);
+  const { web: webListen, mqtt, mqttUrl, dataDir, configPath, tls, trustProxy } = env.value;
 
   let config: HubConfig;
   let demoPassword: string | null = null;
-  if (process.env.CONFIG) {
-    const loaded = loadConfig(process.env.CONFIG);
-    if (!loaded.ok) {
-      io.stderr(`start: ${loaded.error}\n`);
-      return 2;
-    }
+  if (configPath) {
+    const loaded = loadConfig(configPath);
+    if (!loaded.ok) return fail(loaded.error, 2);
     config = loaded.value;
   } else {
     demoPassword = process.env.VENUE_PASSWORD ?? randomBytes(6).toString('base64url');
+    if (demoPassword.length < 8) return fail('VENUE_PASSWORD: use at least 8 characters', 2);
     config = demoConfig(parsedArgs.tables, parsedArgs.variants, hashPasswordSync(demoPassword));
   }
+  // MQTT_HOST, else the configuration's broker.host, else loopback only.
+  const mqttHost = mqtt.host ?? config.broker.host ?? '127.0.0.1';
+  const ports = await checkPorts([
+    { name: 'PORT', hostName: 'HOST', host: webListen.host, port: webListen.port },
+    ...(mqttUrl
+      ? []
+      : [
+          { name: 'MQTT_PORT', hostName: mqtt.host ? 'MQTT_HOST' : 'broker.host', host: mqttHost, port: mqtt.port },
+          { name: 'MQTT_WS_PORT', hostName: mqtt.host ? 'MQTT_HOST' : 'broker.host', host: mqttHost, port: mqtt.wsPort },
+        ]),
+  ]);
+  if (!ports.ok) return fail(ports.error, 1);
+  // The store opens (and migrates) before anything listens: a corrupt or unreadable one is named here.
+  const { EventStore } = await import('../store/event-store.ts');
+  try {
+    await new EventStore(join(dataDir, 'hub.sqlite')).close();
+  } catch (e) {
+    return fail((e as Error).message, 1);
+  }
 
+  // Only now the hub, the panel and the board drivers load: every check above ran without them.
+  const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }] = await Promise.all([
+    import('../hub.ts'),
+    import('../ops/log.ts'),
+    import('../sources/bridge-source.ts'),
+    import('../../hardware/simulator/simulated-table.ts'),
+    import('../../web/index.ts'),
+  ]);
   const log = createLogger('billiards-hub');
   const clock = () => performance.timeOrigin + performance.now();
   const sourceFor = (table: TableConfig): SensorSource => {
@@ -117,39 +139,40 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   };
   const hub = new Hub({
     config,
-    dataDir: resolve(process.env.DATA_DIR ?? 'data'),
-    ...(process.env.MQTT_URL ? { mqttUrl: process.env.MQTT_URL } : {}),
+    dataDir,
+    ...(mqttUrl ? { mqttUrl } : {}),
+    mqttHost,
     // The hub's own login on an external broker (docs/security.md).
     ...(process.env.MQTT_USERNAME ? { mqttUsername: process.env.MQTT_USERNAME, mqttPassword: process.env.MQTT_PASSWORD ?? '' } : {}),
     ...(process.env.MQTT_ALLOW_OPEN_BROKER === '1' ? { allowOpenBroker: true } : {}),
-    mqttPort: mqttPort as number,
-    mqttWsPort: mqttWsPort as number,
+    mqttPort: mqtt.port,
+    mqttWsPort: mqtt.wsPort,
     sourceFor,
     log,
   });
   try {
     await hub.start();
   } catch (e) {
-    io.stderr(`start: ${(e as Error).message}\n`);
-    await hub.stop().catch(() => undefined);
-    return 1;
+    await within(1000, hub.stop());
+    return fail((e as Error).message, 1);
   }
   // Without venue credentials the displays work and nobody can log in to change a match.
   const venueHash = config.venue?.passwordHash ?? hashPasswordSync(randomBytes(24).toString('base64url'));
-  const web = await startWeb(hub, config, webPort as number, venueHash);
+  const web = await startWeb(createWebPanel, hub, config, { ...webListen, tls, trustProxy }, venueHash);
   if (!web.ok) {
-    io.stderr(`start: ${web.error}\n`);
-    await hub.stop();
-    return 1;
+    await within(1000, hub.stop());
+    return fail(web.error, 1);
   }
 
   const simulated = config.tables.filter((t) => t.source.type === 'simulator').length;
+  const plainOnNetwork = !tls && !trustProxy && !isLoopback(webListen.host);
   io.stdout(
     [
       '',
       `Billiards scoring hub '${config.hub.id}' is running.`,
-      `  MQTT broker:     ${hub.mqttUrl}${process.env.MQTT_URL ? ' (external)' : ` (embedded; WebSocket ${hub.mqttWsUrl})`}`,
+      `  MQTT broker:     ${hub.mqttUrl}${mqttUrl ? ' (external)' : ` (embedded${isLoopback(mqttHost) ? '' : `, listening on ${mqttHost}`}; WebSocket ${hub.mqttWsUrl})`}`,
       ...web.lines,
+      plainOnNetwork ? `  WARNING: the panel is served over plain HTTP on ${webListen.host}: passwords and session cookies cross the network in clear. Set TLS_CERT and TLS_KEY, or serve it behind an HTTPS reverse proxy (HOST=127.0.0.1, TRUST_PROXY=1).` : '',
       simulated > 0 ? `  ${simulated} SIMULATED table(s): no board is connected; a simulated table plays matches (${[...new Set(config.tables.map((t) => t.defaultMatch?.variant))].join(', ')}).` : '',
       config.venue ? '' : '  No venue credentials in the configuration (venue.passwordHash): the referee console and commands are locked.',
       demoPassword ? `  Referee console login: ${config.venue?.username ?? 'referee'} / ${demoPassword}   (set VENUE_PASSWORD, or CONFIG for a real venue)` : '',
@@ -170,23 +193,31 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
 }
 
 /** The web panel on the hub's broker, with the hub's health and metrics on the same server. */
-async function startWeb(hub: Hub, config: HubConfig, port: number, venueHash: string): Promise<{ ok: true; lines: string[]; stop: () => Promise<void> } | { ok: false; error: string }> {
-  const panel = createWebPanel({
-    mqtt: hub.panelMqtt(`billiards-web-${config.hub.id}-${process.pid}`),
-    baseTopic: config.hub.baseTopic,
-    host: process.env.HOST ?? '127.0.0.1',
-    port,
-    venue: { username: config.venue?.username ?? 'referee', passwordHash: venueHash },
-    health: () => hub.health(),
-    clips: { list: (table: string) => hub.cameras?.list(table) ?? [], file: (table: string, id: string) => hub.cameras?.clips.path(table, id) ?? null },
-    trustProxy: process.env.TRUST_PROXY === '1',
-  });
-  panel.app.get('/metrics', (c) => c.text(hub.metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' }));
+async function startWeb(
+  createWebPanel: typeof import('../../web/index.ts').createWebPanel,
+  hub: Hub,
+  config: HubConfig,
+  listen: { host: string; port: number; tls: { cert: string; key: string } | null; trustProxy: boolean },
+  venueHash: string,
+): Promise<{ ok: true; lines: string[]; stop: () => Promise<void> } | { ok: false; error: string }> {
   try {
+    const panel = createWebPanel({
+      mqtt: hub.panelMqtt(`billiards-web-${config.hub.id}-${process.pid}`),
+      baseTopic: config.hub.baseTopic,
+      host: listen.host,
+      port: listen.port,
+      venue: { username: config.venue?.username ?? 'referee', passwordHash: venueHash },
+      health: () => hub.health(),
+      clips: { list: (table: string) => hub.cameras?.list(table) ?? [], file: (table: string, id: string) => hub.cameras?.clips.path(table, id) ?? null },
+      trustProxy: listen.trustProxy,
+      ...(listen.tls ? { tls: listen.tls } : {}),
+    });
+    panel.app.get('/metrics', (c) => c.text(hub.metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' }));
     const { url } = await panel.start();
     const lines = [`  Venue overview:  ${url}/`, ...config.tables.map((t) => `  ${t.id.padEnd(14)}   ${url}/tables/${t.id}   (referee: ${url}/referee/${t.id})`), `  Metrics:         ${url}/metrics`];
     return { ok: true, lines, stop: () => panel.stop() };
   } catch (e) {
-    return { ok: false, error: `${(e as Error).message} (set PORT to another port)` };
+    const message = (e as Error).message;
+    return { ok: false, error: /cannot listen/.test(message) ? `${message} (set PORT to another port)` : message };
   }
 }

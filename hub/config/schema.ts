@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { matchSchema } from '../matchlog/schema.ts';
 import { RAILS, SKITTLES } from '../rules/ids.ts';
+import { passwordHashProblem } from '../ops/password.ts';
 
 /**
  * The hub's one configuration file (JSON), validated whole before anything starts. Every
  * error names the field: `tables[1].rails.7: …`.
  */
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ only (at most 40)');
+/** A stored password hash: the example's placeholders and clear-text passwords are refused by name. */
+const passwordHash = z.string().superRefine((value, ctx) => {
+  const problem = passwordHashProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 const hex4 = z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, as `lsusb` shows them');
 
 export const sourceSchema = z.discriminatedUnion('type', [
@@ -108,7 +114,7 @@ export const tableSchema = z.preprocess(
  */
 const brokerUserSchema = z.strictObject({
   username: z.string().min(1),
-  passwordHash: z.string().min(1),
+  passwordHash,
   role: z.enum(['display', 'referee', 'tracker']).optional(),
   tables: z.array(id).optional(),
   publish: z.array(z.string()).default([]),
@@ -118,7 +124,7 @@ const brokerUserSchema = z.strictObject({
 export const configSchema = z.strictObject({
   hub: z.strictObject({ id: id.default('hub'), baseTopic: z.string().regex(/^[A-Za-z0-9_/-]{1,60}$/).default('billiards') }).default({ id: 'hub', baseTopic: 'billiards' }),
   /** The venue's credentials: commands that change a match need them (CONTRACT §3). */
-  venue: z.strictObject({ username: z.string().min(1).default('referee'), passwordHash: z.string().min(1) }).optional(),
+  venue: z.strictObject({ username: z.string().min(1).default('referee'), passwordHash }).optional(),
   broker: z
     .strictObject({
       /** Clients of the embedded broker and what they may do; none: anonymous read-only access is refused too. */
@@ -126,6 +132,8 @@ export const configSchema = z.strictObject({
       allowAnonymousRead: z.boolean().default(true),
       /** An external broker (MQTT_URL) that lets anonymous clients publish on the hub's topics is refused at start unless this is set. */
       allowOpenExternalBroker: z.boolean().default(false),
+      /** Where the embedded broker listens (MQTT_HOST overrides): 127.0.0.1, or 0.0.0.0 / a LAN address for scoreboards on the venue network. */
+      host: z.string().min(1).optional(),
     })
     .default({ users: [], allowAnonymousRead: true, allowOpenExternalBroker: false }),
   /** The event log: which status frames it keeps (hub/pipeline/status-frames.ts). */

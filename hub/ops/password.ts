@@ -35,6 +35,27 @@ export function hashPasswordSync(password: string): string {
   return format(N, r, p, salt, scryptSync(password, salt, 32, { N, r, p, maxmem: 256 * N * r }));
 }
 
+/**
+ * What is wrong with a stored hash, or null when it is one `verifyPassword` can check: the
+ * configuration is refused at start-up with this, rather than every login failing later
+ * (the example's placeholder, or a password pasted in clear, must never start a hub).
+ */
+export function passwordHashProblem(stored: string): string | null {
+  const advice = 'make one with `npm run --silent cli -- hash-password`';
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') {
+    return `not a password hash (scrypt$N$r$p$salt$key): a placeholder or a password in clear is refused; ${advice}`;
+  }
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  if (!Number.isInteger(N) || N < 2 || N > 1 << 20 || (N & (N - 1)) !== 0 || !Number.isInteger(r) || r < 1 || r > 64 || !Number.isInteger(p) || p < 1 || p > 16) {
+    return `scrypt cost '${parts.slice(1, 4).join('$')}' is out of range; ${advice}`;
+  }
+  const base64 = /^[A-Za-z0-9+/]+={0,2}$/;
+  if (!base64.test(parts[4]!) || Buffer.from(parts[4]!, 'base64').length < 8) return `its salt is not base64 of at least 8 bytes (a placeholder?); ${advice}`;
+  if (!base64.test(parts[5]!) || Buffer.from(parts[5]!, 'base64').length < 16) return `its key is not base64 of at least 16 bytes (a placeholder?); ${advice}`;
+  return null;
+}
+
 /** False for a wrong password and for a malformed stored hash alike; never throws. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');

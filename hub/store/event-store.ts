@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { runMigrations } from './migrate.ts';
@@ -73,6 +73,15 @@ const MIGRATIONS: string[] = [
    CREATE INDEX log_match ON log(match_id, id) WHERE kind <> 'sensor';
    CREATE INDEX log_table ON log(table_id) WHERE kind <> 'sensor';
    CREATE INDEX log_ref ON log(ref) WHERE ref IS NOT NULL;`,
+  // v3: frames the bridge dropped, as one counter per table and cause (line noise used to
+  // write a row per frame); and one row /healthz rewrites to learn whether the disk takes writes.
+  `CREATE TABLE drops (
+     table_id TEXT NOT NULL,
+     source TEXT NOT NULL,
+     count INTEGER NOT NULL,
+     PRIMARY KEY (table_id, source)
+   ) WITHOUT ROWID;
+   CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at TEXT NOT NULL);`,
 ];
 
 /** Added to every query on the match rows: the exact term that lets SQLite use the partial indexes. */
@@ -91,38 +100,71 @@ interface QueuedRow {
   onStored: () => void;
 }
 
+/** Errors that say the disk or the file refuses writes (a constraint error is a bug, not the disk's health). */
+const DISK_ERROR = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|PERM)/;
+
 /** SQLite page cache of each connection to the log, in KiB. */
 export const PAGE_CACHE_KIB = 2048;
+
+/** Whether the last write reached the disk; the first failure since the last success, and how many since. */
+export interface StoreWriteHealth {
+  writable: boolean;
+  error: string | null;
+  failingSince: string | null;
+  failedWrites: number;
+}
+
+/** A store that cannot be opened: the message names the file and what is wrong with it. */
+export class StoreOpenError extends Error {}
 
 export interface EventStoreOptions {
   checkpointInWorker?: boolean;
   /** A queued group of rows could not be committed (disk full, I/O error): none of it was published. */
   onGroupError?: (error: Error, rows: number) => void;
+  /** Writes work again after failing: how many failed meanwhile. */
+  onWritable?: (failedWrites: number) => void;
+  /** For the write health's timestamps; Date.now by default. */
+  now?: () => number;
 }
 
 export class EventStore {
   private readonly db: Database.Database;
   private readonly insertLog: Database.Statement;
   private readonly insertMatch: Database.Statement;
-  private readonly insertQueued: (rows: QueuedRow[]) => void;
+  private readonly insertQueued: (rows: QueuedRow[], drops: Map<string, Map<string, number>>) => void;
   private checkpointer: Worker | null = null;
   private queued: QueuedRow[] = [];
   private commitScheduled = false;
 
+  private readonly insertDrops: Database.Statement;
+  private readonly updateProbe: Database.Statement;
+  /** Drop counts not yet written, by table and cause: folded into the next group commit. */
+  private drops = new Map<string, Map<string, number>>();
+  private writeHealth: StoreWriteHealth = { writable: true, error: null, failingSince: null, failedWrites: 0 };
+  private lastProbeAt = -Infinity;
+
   constructor(
-    path: string,
+    readonly path: string,
     private readonly options: EventStoreOptions = {},
   ) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    // NORMAL keeps every committed transaction across a process crash; only an OS crash can lose the last ones.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    // The log is appended to at its end and read back only at a restart or an export, so a
-    // large page cache buys nothing; better-sqlite3's default (16 MB) would fill with old
-    // pages and sit in the hub's resident memory.
-    this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    let db: Database.Database | null = null;
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path);
+      db.pragma('journal_mode = WAL');
+      // NORMAL keeps every committed transaction across a process crash; only an OS crash can lose the last ones.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      // The log is appended to at its end and read back only at a restart or an export, so a
+      // large page cache buys nothing; better-sqlite3's default (16 MB) would fill with old
+      // pages and sit in the hub's resident memory.
+      db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+      runMigrations(db, 'schema_version', MIGRATIONS);
+    } catch (e) {
+      if (db?.open) db.close();
+      throw new StoreOpenError(describeOpenError(path, e as NodeJS.ErrnoException));
+    }
+    this.db = db;
     if (this.options.checkpointInWorker && path !== ':memory:') {
       // Checkpoints (and their fsync) on another thread: a write here never waits for one.
       this.db.pragma('wal_autocheckpoint = 0');
@@ -134,29 +176,71 @@ export class EventStore {
         this.checkpointer = null;
       });
     }
-    this.migrate();
     this.insertLog = this.db.prepare(
       'INSERT INTO log (table_id, match_id, kind, body, hub_time, board_us, seq, at, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertMatch = this.db.prepare('INSERT INTO matches (table_id, started_at) VALUES (?, ?)');
-    this.insertQueued = this.db.transaction((rows: QueuedRow[]) => {
+    this.insertDrops = this.db.prepare('INSERT INTO drops (table_id, source, count) VALUES (?, ?, ?) ON CONFLICT (table_id, source) DO UPDATE SET count = count + excluded.count');
+    this.updateProbe = this.db.prepare('INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at');
+    this.insertQueued = this.db.transaction((rows: QueuedRow[], drops: Map<string, Map<string, number>>) => {
       for (const row of rows) this.insertLog.run(...row.params);
+      for (const [table, bySource] of drops) for (const [source, count] of bySource) this.insertDrops.run(table, source, count);
     });
   }
 
-  private migrate(): void {
-    runMigrations(this.db, 'schema_version', MIGRATIONS);
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Runs one write and keeps the store's write health: a failure marks it unwritable until a write succeeds. */
+  private write<T>(run: () => T): T {
+    let result: T;
+    try {
+      result = run();
+    } catch (e) {
+      if (DISK_ERROR.test((e as { code?: string }).code ?? '')) {
+        const h = this.writeHealth;
+        this.writeHealth = { writable: false, error: (e as Error).message, failingSince: h.failingSince ?? new Date(this.now()).toISOString(), failedWrites: h.failedWrites + 1 };
+        // The failure is fresh news: the next probe waits its second.
+        this.lastProbeAt = this.now();
+      }
+      throw e;
+    }
+    if (!this.writeHealth.writable) {
+      const failed = this.writeHealth.failedWrites;
+      this.writeHealth = { writable: true, error: null, failingSince: null, failedWrites: 0 };
+      this.options.onWritable?.(failed);
+    }
+    return result;
+  }
+
+  /**
+   * Whether the store takes writes. While the last write failed, a tiny write is tried (at
+   * most once a second), so a freed disk shows as healthy even with nothing else to store.
+   */
+  writeStatus(): StoreWriteHealth {
+    if (!this.writeHealth.writable && this.db.open && this.now() - this.lastProbeAt >= 1000) {
+      this.lastProbeAt = this.now();
+      try {
+        this.write(() => this.updateProbe.run(new Date(this.now()).toISOString()));
+      } catch {
+        // Still failing: the health says so.
+      }
+    }
+    return { ...this.writeHealth };
   }
 
 
   /** Starts a match: its id, and the match line stored with it, in one transaction. */
   startMatch(table: string, matchLine: string, hubTime: number, at: string): number {
     this.commitQueued();
-    return this.db.transaction(() => {
-      const id = Number(this.insertMatch.run(table, at).lastInsertRowid);
-      this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at, null);
-      return id;
-    })();
+    return this.write(() =>
+      this.db.transaction(() => {
+        const id = Number(this.insertMatch.run(table, at).lastInsertRowid);
+        this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at, null);
+        return id;
+      })(),
+    );
   }
 
   /**
@@ -165,7 +249,7 @@ export class EventStore {
    */
   append(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: RowExtra = {}): number {
     this.commitQueued();
-    return Number(this.insertLog.run(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null).lastInsertRowid);
+    return this.write(() => Number(this.insertLog.run(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null).lastInsertRowid));
   }
 
   /**
@@ -176,6 +260,32 @@ export class EventStore {
    */
   appendSoon(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: RowExtra, onStored: () => void): void {
     this.queued.push({ params: [table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null], onStored });
+    this.scheduleCommit();
+  }
+
+  /**
+   * Counts frames a table's bridge dropped, by cause: added to that counter with the next
+   * group commit, never a row per frame (line noise drops hundreds a second).
+   */
+  addDrops(table: string, source: string, count: number): void {
+    if (!(count > 0)) return;
+    this.countDrops(table, source, count);
+    this.scheduleCommit();
+  }
+
+  private countDrops(table: string, source: string, count: number): void {
+    let bySource = this.drops.get(table);
+    if (!bySource) this.drops.set(table, (bySource = new Map()));
+    bySource.set(source, (bySource.get(source) ?? 0) + count);
+  }
+
+  /** Stored drop counters, by cause, of one table or all of them (the pending ones not yet counted). */
+  droppedFrames(table?: string): Record<string, number> {
+    const rows = (table === undefined ? this.db.prepare('SELECT source, SUM(count) AS n FROM drops GROUP BY source').all() : this.db.prepare('SELECT source, count AS n FROM drops WHERE table_id = ?').all(table)) as { source: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.source, r.n]));
+  }
+
+  private scheduleCommit(): void {
     if (!this.commitScheduled) {
       this.commitScheduled = true;
       setImmediate(() => this.commitQueued());
@@ -185,18 +295,23 @@ export class EventStore {
   /** Commits the queued rows, then tells each of them, in order. */
   commitQueued(): void {
     this.commitScheduled = false;
-    if (this.queued.length === 0) return;
+    if (this.queued.length === 0 && this.drops.size === 0) return;
     const rows = this.queued;
+    const drops = this.drops;
     this.queued = [];
+    this.drops = new Map();
     try {
-      this.insertQueued(rows);
+      this.write(() => this.insertQueued(rows, drops));
     } catch (e) {
-      // Nothing of the group is in the log, so nothing of it is published.
+      // Nothing of the group is in the log, so nothing of it is published. The drop counts
+      // wait for the next commit: a count is small and must not be lost with the disk.
+      for (const [table, bySource] of drops) for (const [source, count] of bySource) this.countDrops(table, source, count);
       this.options.onGroupError?.(e as Error, rows.length);
       return;
     }
     for (const row of rows) row.onStored();
   }
+
 
   /** Queued shots of a match that no stored shot has taken up yet, oldest first. */
   pendingShots(matchId: number): { id: number; body: string }[] {
@@ -235,14 +350,14 @@ export class EventStore {
     return row.n;
   }
 
-  /** A cheap query that proves the database answers (for /healthz). */
+  /** The database answers and its last write reached the disk (for /healthz). */
   healthy(): boolean {
     try {
       this.db.prepare('SELECT 1').get();
-      return true;
     } catch {
       return false;
     }
+    return this.writeStatus().writable;
   }
 
   async close(): Promise<void> {
@@ -259,4 +374,38 @@ export class EventStore {
     }
     if (this.db.open) this.db.close();
   }
+}
+
+/** One line naming the store's file and what is wrong with it (not a database, no permission, …). */
+function describeOpenError(path: string, e: NodeJS.ErrnoException): string {
+  let code = e.code ?? '';
+  if (code === 'SQLITE_CANTOPEN') code = whyCannotOpen(path) ?? code;
+  const why =
+    code === 'SQLITE_NOTADB' ? 'not an SQLite database (corrupt, or another file)'
+    : code === 'SQLITE_CORRUPT' ? 'the database is corrupt'
+    : code === 'SQLITE_CANTOPEN' ? 'cannot open it'
+    : code === 'EISDIR' ? 'a directory is in its place'
+    : code === 'ENOENT' ? 'its directory does not exist'
+    : code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'EACCES' || code === 'EPERM' ? 'no permission to read and write it'
+    : code === 'SQLITE_FULL' || code === 'ENOSPC' ? 'the disk is full'
+    : e.message;
+  return `store ${path}: ${why}${code ? ` (${code})` : ''}`;
+}
+
+/** SQLite says only "unable to open database file": the file system says why. */
+function whyCannotOpen(path: string): string | null {
+  const code = (check: () => void): string | null => {
+    try {
+      check();
+      return null;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code ?? null;
+    }
+  };
+  const file = code(() => {
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    accessSync(path, constants.R_OK | constants.W_OK);
+  });
+  // SQLite writes its -wal and -shm files beside the database.
+  return file === 'ENOENT' || file === null ? code(() => accessSync(dirname(path), constants.W_OK)) : file;
 }

@@ -69,6 +69,9 @@ export class TableService {
   readonly pairing: ShotPairing | null;
   /** Hub time of the tracker's last strike: its shot's `t` count from there. */
   private strikeAt: number | null = null;
+  /** When the health was last published, and whether drops since then still need publishing. */
+  private healthPublishedAt = -Infinity;
+  private healthDue = false;
   readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0 };
 
   constructor(
@@ -222,9 +225,13 @@ export class TableService {
     const published = toTableEvent(this.id, event, at, this.config);
     // Asked of every event: a link or board event starts the status frames afresh.
     const news = this.statusFilter.keep(event);
-    if (event.type === 'link' || event.type === 'dropped') {
-      // Rare, and they change the table's availability and health at once: stored now.
-      this.deps.store.append(this.id, this.matchId, event.type === 'link' ? 'link' : 'sensor', JSON.stringify(event), event.hubTime, at, stamped);
+    if (event.type === 'dropped') {
+      // Counted, not logged row by row: line noise drops hundreds of frames a second.
+      this.deps.store.addDrops(this.id, event.source, event.count);
+      this.noteHealth(event, at);
+    } else if (event.type === 'link') {
+      // Rare, and it changes the table's availability and health at once: stored now.
+      this.deps.store.append(this.id, this.matchId, 'link', JSON.stringify(event), event.hubTime, at, stamped);
       this.noteHealth(event, at);
       if (published) this.deps.publisher.event(this.id, published);
     } else if (!news) {
@@ -253,6 +260,7 @@ export class TableService {
   tick(now = this.deps.clock.now()): void {
     this.handle(this.segmenter.tick(now));
     this.pairing?.tick(now);
+    if (this.healthDue && this.deps.clock.now() - this.healthPublishedAt >= 1000) this.publishHealth();
   }
 
   /** A tracker or the referee says the balls are at rest, or a cue strike was seen. */
@@ -323,7 +331,9 @@ export class TableService {
         break;
       case 'dropped':
         this.health.dropped(event.count);
-        this.publishHealth();
+        // At most once a second (the rest at the next tick): not a health message per dropped frame.
+        if (this.deps.clock.now() - this.healthPublishedAt >= 1000) this.publishHealth();
+        else this.healthDue = true;
         break;
       case 'board':
         if (event.reason === 'reset') this.health.boardReset();
@@ -357,6 +367,8 @@ export class TableService {
   }
 
   private publishHealth(): void {
+    this.healthDue = false;
+    this.healthPublishedAt = this.deps.clock.now();
     this.deps.publisher.health(this.id, this.healthView());
   }
 

@@ -66,10 +66,9 @@ describe('bridge faults, with the real firmware behind a mock serial port', () =
     expect(flips).toBeGreaterThan(3);
     expectNoInventedHits(rig, impacts);
     const st = rig.bridge.stats();
-    const lostFrames = st.dropped['seq-gap'];
+    // Each corrupted frame is counted once: as corrupt when its remains arrived, else as a sequence gap.
+    const lostFrames = st.dropped.corrupt + st.dropped['seq-gap'];
     expect(lostFrames).toBeGreaterThan(0);
-    // Each corrupted frame is seen as a bad CRC/length or as a sequence gap.
-    expect(st.dropped.corrupt + st.dropped['seq-gap']).toBeGreaterThanOrEqual(Math.min(flips, lostFrames));
     // Hits that got through are accurate; the others are accounted for as gaps.
     expect(rig.of('rail-hit').length + lostFrames).toBeGreaterThanOrEqual(impacts.length);
   });

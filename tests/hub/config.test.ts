@@ -2,13 +2,35 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../hub/config/load.ts';
+import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
 describe('hub configuration', () => {
-  it('the shipped example parses (password hashes aside, they are placeholders)', () => {
-    const parsed = parseConfig(readFileSync(join(REPO_ROOT, 'hub/deploy/hub.example.json'), 'utf8'));
+  it('the shipped example is refused until its placeholder hashes are replaced, naming each one; then it parses', () => {
+    const text = readFileSync(join(REPO_ROOT, 'hub/deploy/hub.example.json'), 'utf8');
+    const placeholder = parseConfig(text, 'hub.json');
+    expect(placeholder.ok).toBe(false);
+    if (!placeholder.ok) {
+      expect(placeholder.error).toMatch(/^hub\.json: venue\.passwordHash: .*placeholder.*hash-password.*; broker\.users\[0\]\.passwordHash: not a password hash/);
+      expect(placeholder.error).not.toContain('\n');
+    }
+    const example = JSON.parse(text);
+    const hash = hashPasswordSync('a venue password');
+    example.venue.passwordHash = hash;
+    for (const user of example.broker.users) user.passwordHash = hash;
+    const parsed = parseConfig(JSON.stringify(example));
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.value.tables.map((t) => t.id)).toEqual(['north-1', 'north-2']);
+  });
+
+  it.each([
+    ['a password in clear', 'felt-and-chalk-2024', /not a password hash/],
+    ['a hash with a placeholder salt and key', 'scrypt$16384$8$1$REPLACE$REPLACE', /salt is not base64/],
+    ['a hash with a cost that is not a power of two', `scrypt$1000$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`, /cost .* out of range/],
+  ])('refuses %s as venue.passwordHash', (_name, hash, message) => {
+    const parsed = parseConfig(JSON.stringify({ venue: { passwordHash: hash } }), 'hub.json');
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error).toMatch(new RegExp(`^hub\\.json: venue\\.passwordHash: .*${message.source}`));
   });
 
   it('takes a board behind a serial server (ser2net) with its serial baud rate defaulted', () => {

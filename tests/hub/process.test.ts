@@ -6,16 +6,16 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
+import { buildHub } from '../support/build.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { request } from './support.ts';
-import { buildHub } from '../security/support.ts';
 
 /**
  * The hub as an operator runs it: `npm start`, which builds (`npm run build`) and runs the
  * compiled hub in dist/ in a process of its own.
  */
 const HUB = ['dist/hub/cli/main.js', 'start'];
-beforeAll(() => buildHub(), 200_000);
+beforeAll(() => buildHub(), 330_000);
 
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
@@ -106,7 +106,7 @@ describe('hub process', () => {
       const dir = mkdtempSync(join(tmpdir(), 'hub-port-'));
       const r = spawnSync(process.execPath, HUB, { cwd: REPO_ROOT, env: { ...process.env, PORT: String(port), MQTT_PORT: '0', MQTT_WS_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 30_000 });
       expect(r.status).toBe(1);
-      expect(r.stderr.trim()).toBe(`start: web panel: cannot listen on 127.0.0.1:${port}: address already in use (set PORT to another port)`);
+      expect(r.stderr.trim()).toBe(`start: PORT ${port} on 127.0.0.1: already in use (another hub or broker running?); set PORT to another port`);
     } finally {
       blocker.close();
     }

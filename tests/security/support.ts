@@ -8,45 +8,8 @@ import { REPO_ROOT } from '../support/paths.ts';
 /** The hub as an operator runs it: the compiled hub in dist/, in a process of its own. */
 export const HUB = ['dist/hub/cli/main.js', 'start'];
 
-/**
- * `npm run build`, once for all the test files that run the compiled hub: test files run in
- * parallel, and builds writing dist/ at the same time would trip over each other. A lock
- * directory serializes them; a build newer than every source file is not repeated.
- */
-export function buildHub(): void {
-  const lock = join(REPO_ROOT, 'dist.build-lock');
-  const stamp = join(REPO_ROOT, 'dist', '.built-at');
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`npm run build: ${lock} held for 3 minutes (remove it if no test is running)`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-    if (builtAt > newestSource(['hub', 'web', 'hardware', 'firmware-bridge'].map((d) => join(REPO_ROOT, d)))) return;
-    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
-    writeFileSync(stamp, new Date().toISOString());
-  } finally {
-    rmdirSync(lock);
-  }
-}
-
-function newestSource(dirs: string[]): number {
-  let newest = 0;
-  for (const dir of dirs) {
-    if (!existsSync(dir)) continue;
-    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-      if (entry.isFile() && /\.(ts|mjs|js|css|svg|json)$/.test(entry.name)) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
-}
+/** One build for every test file that runs the compiled hub. */
+export { buildHub } from '../support/build.ts';
 
 export const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p));
 export const MOSQUITTO_PASSWD = ['/usr/bin/mosquitto_passwd', '/usr/sbin/mosquitto_passwd'].find((p) => existsSync(p));

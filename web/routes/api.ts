@@ -39,7 +39,10 @@ export function apiRoutes(app: Hono<Env>, d: AppDeps): void {
     }
     const broker = link.connected;
     const body = { ...extra, status: ok && broker ? 'ok' : 'error', broker: broker ? 'connected' : 'disconnected', tables: store.list().length };
-    if (!(ok && broker)) return c.json({ ...body, error: broker ? 'the health check failed' : 'not connected to the MQTT broker' }, 503);
+    // Name what failed: `store` when the disk refuses writes, and so on.
+    const failing = Object.entries(extra).filter(([, v]) => v === false).map(([k]) => k);
+    const why = failing.length > 0 ? `failing: ${failing.join(', ')}` : 'the health check failed';
+    if (!(ok && broker)) return c.json({ ...body, error: broker ? why : 'not connected to the MQTT broker' }, 503);
     return c.json(body, 200);
   });
 
