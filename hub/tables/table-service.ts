@@ -17,6 +17,8 @@ import { StatusFrameFilter, type StatusFrameMode } from '../pipeline/status-fram
 
 /** How many shots the retained state carries (CONTRACT §3). */
 const STATE_SHOTS = 20;
+/** While a board is online its heartbeats publish the health at most this often. */
+const HEALTH_EVERY_MS = 3000;
 
 export interface TableDeps {
   store: EventStore;
@@ -62,6 +64,7 @@ export class TableService {
   private updatedAt: string;
   private lastShotEndedAt: string | null = null;
   private online = false;
+  private healthPublishedAt = Number.NEGATIVE_INFINITY;
   readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0 };
 
   constructor(
@@ -283,6 +286,8 @@ export class TableService {
         break;
       case 'heartbeat':
         this.health.heartbeat(at);
+        // Boards beat several times a second: publish every few seconds so the overview's heartbeat age stays true.
+        if (this.deps.clock.now() - this.healthPublishedAt >= HEALTH_EVERY_MS) this.publishHealth();
         break;
       case 'dropped':
         this.health.dropped(event.count);
@@ -314,6 +319,7 @@ export class TableService {
   }
 
   private publishHealth(): void {
+    this.healthPublishedAt = this.deps.clock.now();
     this.deps.publisher.health(this.id, this.healthView());
   }
 
@@ -336,6 +342,8 @@ export class TableService {
       lastShotEndedAt: this.lastShotEndedAt,
       pendingShots: this.pending.length,
       nextShot: this.nextShot,
+      name: this.config.name ?? `Table ${this.id}`,
+      adjustments: this.match ? this.match.adjustmentLog.map((a) => ({ ...a })) : [],
       match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
     };
     if (!view) {
