@@ -137,7 +137,7 @@ describe('fragments', () => {
     const shot = { type: 'shot' as const, table: '1', at: '', result: null, prompt: true, events: [{ kind: 'ball', balls: ['white', 'red'], t: 100 }, { kind: 'cushion', rail: 'foot', ball: null, t: 500 }] };
     const r = { ...rec({ status: 'awaiting-referee', prompt }), lastShot: shot, promptShot: shot };
     const html = refereeFragment(r, '1').value;
-    expect(html).toContain('Which ball hit the foot rail at 0.50 s after white met red?');
+    expect(html).toContain('Which ball hit the foot rail at 0.50 s after white met red — white or red?');
     expect(html).toContain('Ana scores 1, the run goes on');
     expect(html).toContain('No point — turn passes to Ben');
     expect(html.match(/data-action="ruling"/g)).toHaveLength(2);

@@ -39,7 +39,7 @@ export function hardwareBody(table: string): Html {
       <h2>Thresholds</h2>
       <form id="thresholds-form">
         <table class="channels"><thead><tr><th>#</th><th>Sensor</th><th>Threshold (0–255)</th><th>Refractory (ms)</th></tr></thead>
-        <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td>${c.name}</td><td><input type="number" name="threshold-${c.channel}" min="0" max="255" value="40" required></td><td><input type="number" name="refractory-${c.channel}" min="0" max="7000" value="30" required></td></tr>`)}</tbody></table>
+        <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td>${c.name}</td><td><input type="number" name="threshold-${c.channel}" aria-label="Threshold, ${c.name}" min="0" max="255" value="40" required></td><td><input type="number" name="refractory-${c.channel}" aria-label="Refractory time, ${c.name}" min="0" max="7000" value="30" required></td></tr>`)}</tbody></table>
         <button class="btn primary" type="submit">Send to the board</button>
       </form>
     </section>

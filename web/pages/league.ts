@@ -89,13 +89,13 @@ export function leagueAdminBody(state: LeagueState | null, tables: readonly stri
   return h`<main class="lg-admin"><h1>League administration</h1>
 ${message.ok ? h`<p class="toast ok" role="status">${message.ok}</p>` : ''}${message.error ? h`<p class="toast bad" role="alert">${message.error}</p>` : ''}
 <section class="card"><h2>New season</h2><form method="post" action="/league/admin/setup" class="lg-form">${token}
-<label>Season id<input name="id" required pattern="[A-Za-z0-9_-]{1,40}" placeholder="winter-26"></label>
+<label>Season id<input name="id" required pattern="[A-Za-z0-9_\\-]{1,40}" placeholder="winter-26"></label>
 <label>Name<input name="name" required placeholder="Winter league"></label>
 <label>Discipline<select name="discipline">${VARIANT_IDS.map((v) => h`<option value="${v}">${variantName(v)}</option>`)}</select></label>
 <label>Target<input name="target" type="number" min="1" value="30" required></label>
 <label>Innings limit (optional)<input name="inningsLimit" type="number" min="1"></label>
-<label>Points win / draw / loss<span class="lg-row"><input name="win" type="number" min="0" value="2"><input name="draw" type="number" min="0" value="1"><input name="loss" type="number" min="0" value="0"></span></label>
-<label>Handicap: innings per match, min, max, last N matches (empty: no handicap)<span class="lg-row"><input name="hInnings" type="number" min="1" placeholder="25"><input name="hMin" type="number" min="1" placeholder="10"><input name="hMax" type="number" min="1" placeholder="80"><input name="hLast" type="number" min="1" placeholder="5"></span></label>
+<label>Points win / draw / loss<span class="lg-row"><input name="win" aria-label="Points for a win" type="number" min="0" value="2"><input name="draw" aria-label="Points for a draw" type="number" min="0" value="1"><input name="loss" aria-label="Points for a loss" type="number" min="0" value="0"></span></label>
+<label>Handicap: innings per match, min, max, last N matches (empty: no handicap)<span class="lg-row"><input name="hInnings" aria-label="Handicap: innings per match" type="number" min="1" placeholder="25"><input name="hMin" aria-label="Handicap: minimum" type="number" min="1" placeholder="10"><input name="hMax" aria-label="Handicap: maximum" type="number" min="1" placeholder="80"><input name="hLast" aria-label="Handicap: last N matches" type="number" min="1" placeholder="5"></span></label>
 <label>Teams (one a line, optional)<textarea name="teams" rows="2"></textarea></label>
 <label><span>Players: one a line, <code>name; team; average</code> (team and average optional)</span><textarea name="players" rows="6" required></textarea></label>
 <button class="btn primary" type="submit">Set up the season</button></form></section>
@@ -111,8 +111,8 @@ ${message.ok ? h`<p class="toast ok" role="status">${message.ok}</p>` : ''}${mes
 <button class="btn primary" type="submit">Start the match</button></form></section>
 <section class="card"><h2>Enter or correct a result</h2><form method="post" action="/league/admin/result" class="lg-form">${token}
 <label>Fixture<select name="fixture">${fixtureOptions(fixtures)}</select></label>
-<label>Home: score, innings, high run<span class="lg-row"><input name="homeScore" type="number" min="0" required><input name="homeInnings" type="number" min="0" required><input name="homeHighRun" type="number" min="0" required></span></label>
-<label>Away: score, innings, high run<span class="lg-row"><input name="awayScore" type="number" min="0" required><input name="awayInnings" type="number" min="0" required><input name="awayHighRun" type="number" min="0" required></span></label>
+<label>Home: score, innings, high run<span class="lg-row"><input name="homeScore" aria-label="Home score" type="number" min="0" required><input name="homeInnings" aria-label="Home innings" type="number" min="0" required><input name="homeHighRun" aria-label="Home high run" type="number" min="0" required></span></label>
+<label>Away: score, innings, high run<span class="lg-row"><input name="awayScore" aria-label="Away score" type="number" min="0" required><input name="awayInnings" aria-label="Away innings" type="number" min="0" required><input name="awayHighRun" aria-label="Away high run" type="number" min="0" required></span></label>
 <label>Winner<select name="winner"><option value="home">Home</option><option value="away">Away</option><option value="draw">Draw</option></select></label>
 <label>Reason (kept in the audit trail)<input name="reason" required></label>
 <button class="btn warn" type="submit">Save the result</button></form></section>

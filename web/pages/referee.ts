@@ -11,7 +11,7 @@ type PromptOption = NonNullable<TableView['prompt']>['options'][number] & { like
 type Fact = { event: number; kind: string; field: string; candidates: string[] };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const seconds = (e: LooseEvent | undefined, m: Messages) => (e && typeof e.t === 'number' ? m.atTime((e.t / 1000).toFixed(2)) : '');
+const seconds = (e: LooseEvent | undefined, m: Messages) => (e && typeof e.t === 'number' && e.t > 0 ? m.atTime((e.t / 1000).toFixed(2)) : '');
 
 /** One event of the shot in words ("white hit the foot rail"). */
 function eventText(e: LooseEvent, m: Messages): string {
@@ -45,10 +45,12 @@ export function plainQuestion(facts: readonly Fact[], events: readonly LooseEven
   const e = events[f.event]!;
   const prev = events.slice(0, f.event).reverse().find((p) => !(p.kind === 'cushion' && p.ball == null) && p.kind !== 'foul');
   const after = prev ? m.qAfter(eventText(prev, m)) : '';
-  if (f.field === 'by') return m.qWhichFelled(named(m.skittle, str(e.skittle) ?? '?'));
-  if (f.field === 'balls') return m.qWhichBalls(seconds(e, m));
-  if (e.kind === 'cushion') return m.qWhichBall(m.qHitRail(named(m.rail, str(e.rail) ?? '?')), `${seconds(e, m)}${after}`);
-  return m.qWhichBall(eventText(e, m), seconds(e, m));
+  // The candidates end the question: "…: white or red?" (ball pairs come as "white+red").
+  const choices = ` ${m.qChoices(f.candidates.map((c) => c.split('+').map((b) => named(m.ball, b)).join(` ${m.and} `)))}`;
+  if (f.field === 'by') return `${m.qWhichFelled(named(m.skittle, str(e.skittle) ?? '?'))}${choices}`;
+  if (f.field === 'balls') return `${m.qWhichBalls(seconds(e, m) + after)}${choices}`;
+  if (e.kind === 'cushion') return `${m.qWhichBall(m.qHitRail(named(m.rail, str(e.rail) ?? '?')), `${seconds(e, m)}${after}`)}${choices}`;
+  return `${m.qWhichBall(eventText(e, m), seconds(e, m))}${choices}`;
 }
 
 /** What choosing an option does, in the referee's words: "Ana scores 1, the run goes on". */
@@ -102,7 +104,7 @@ export function undoTarget(s: TableView, m: Messages): string | null {
   const last = s.shots[s.shots.length - 1];
   const adj = (s.adjustments ?? []).at(-1);
   if (adj && adj.afterShot >= s.shotCount) return m.undoAdjust(adjustmentLine(adj, m));
-  if (s.status === 'awaiting-referee') return m.undoShot(m.qHowEnd);
+  if (s.status === 'awaiting-referee') return m.undoPending;
   if (!last) return null;
   if (last.ruling) return m.undoRuling;
   return m.undoShot(shotLine(last, m));

@@ -48,10 +48,9 @@ live(`/events/${encodeURIComponent(table)}?view=referee&lang=${lang}`, {
     const v = msg.state && msg.state.variant;
     if (v && family(v) !== family(builderVariant)) location.reload();
     updateUndo();
-    // A new decision: bring it into view and put the keyboard on it.
+    // A new decision (at the top of the page already): put the keyboard on it.
     const prompt = document.getElementById('prompt');
     if (prompt && !hadPrompt) {
-      prompt.scrollIntoView({ block: 'start' });
       const selected = prompt.querySelector('.option.selected') || prompt.querySelector('.option');
       if (selected) selected.focus({ preventScroll: true });
     }
