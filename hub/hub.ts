@@ -38,6 +38,8 @@ export interface HubOptions {
   tickMs?: number;
   /** False: no per-shot timers, shots end only at the sweep or by hand (tests that drive time). */
   shotEndTimers?: boolean;
+  /** Each table state, after the league has read it (the demo's league director). */
+  onTableState?: (state: TableState) => void;
 }
 
 /**
@@ -205,6 +207,7 @@ export class Hub {
   private leagueHook(state: TableState): void {
     try {
       this.league?.onTableState(state);
+      this.options.onTableState?.(state);
     } catch (e) {
       // The league must never stop a table.
       this.log('error', 'league hook failed', { table: state.table, error: (e as Error).message });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { loadConfig, parseConfig } from '../config/load.ts';
 import type { HubConfig, TableConfig } from '../config/schema.ts';
 import { Hub } from '../hub.ts';
+import { DemoLeague } from '../league/demo-league.ts';
 import { createLogger } from '../ops/log.ts';
 import { hashPasswordSync } from '../ops/password.ts';
 import { BridgeSource, transportFor } from '../sources/bridge-source.ts';
@@ -115,7 +116,9 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     if (table.source.type === 'simulator') return new SimulatedTable(table, { seed: table.source.seed, speed: table.source.speed * parsedArgs.speed, clock });
     return new BridgeSource(table.source.type, transportFor(table, () => clock() * 1000), table, clock);
   };
+  let demoLeague: DemoLeague | null = null;
   const hub = new Hub({
+    onTableState: (state) => demoLeague?.onTableState(state),
     config,
     dataDir: resolve(process.env.DATA_DIR ?? 'data'),
     ...(process.env.MQTT_URL ? { mqttUrl: process.env.MQTT_URL } : {}),
@@ -130,6 +133,13 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     io.stderr(`start: ${(e as Error).message}\n`);
     await hub.stop().catch(() => undefined);
     return 1;
+  }
+  if (demoPassword && hub.league) {
+    // The demo plays a house league on its three-cushion tables (hub/league/demo-league.ts).
+    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === 'three-cushion').map((t) => t.id);
+    demoLeague = new DemoLeague(hub.league, leagueTables, () => new Date().toISOString().slice(0, 10), log);
+    demoLeague.ensureSeason();
+    for (const id of leagueTables) demoLeague.onTableState(hub.tables.get(id)!.state());
   }
   // Without venue credentials the displays work and nobody can log in to change a match.
   const venueHash = config.venue?.passwordHash ?? hashPasswordSync(randomBytes(24).toString('base64url'));
