@@ -342,7 +342,7 @@ export class TableService {
       lastShotEndedAt: this.lastShotEndedAt,
       pendingShots: this.pending.length,
       nextShot: this.nextShot,
-      name: this.config.name ?? `Table ${this.id}`,
+      ...(this.config.name ? { name: this.config.name } : {}),
       adjustments: this.match ? this.match.adjustmentLog.map((a) => ({ ...a })) : [],
       match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
     };

@@ -8,6 +8,7 @@ import { VENUE_PASSWORD, click, feedShot, linkUp, railHit, startTestHub, testCon
 import { componentMissing, executableExists } from '../support/components.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { a11yViolations } from './support/a11y.ts';
+import { englishWords, userVisibleText } from './support/untranslated.ts';
 
 /**
  * The referee console and the displays in Debian's Chromium against the real hub, whose
@@ -21,8 +22,10 @@ const skip = componentMissing('Debian chromium at /usr/bin/chromium', executable
 const SCREENS = join(REPO_ROOT, 'test-artifacts', 'screens');
 
 const LONG = 'Anastasia Konstantinopolskaya';
+/** What the venue itself names (players, tables, the login), codes and the other language's own name: not UI text. */
+const VENUE_WORDS = ['Anastasia', 'Konstantinopolskaya', 'Ben', 'Orlov', 'zzz', 'venue', 'club', 'English', 'JSON', 'JSONL', 'CSV', 'safetiesAllowed', 'false', 'winter'];
 const TABLES = [
-  { id: 't1', name: 'Centre table', variant: 'three-cushion', target: 5, family: 'three-cushion' },
+  { id: 't1', name: 'Orlov', variant: 'three-cushion', target: 5, family: 'three-cushion' },
   { id: 't2', variant: 'balkline-47-2', target: 150, family: 'balkline' },
   { id: 't3', variant: 'artistic', target: 100, family: 'artistic' },
   { id: 't4', variant: 'skittles-5', target: 60, family: 'skittles-5' },
@@ -176,7 +179,7 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     await shot(ref, `console-after-${tag}`);
     const tv = await (await browser.newContext({ viewport: { width: 1920, height: 1080 } })).newPage();
     await tv.goto(`${base}/tables/t1?lang=${lang}`);
-    expect(await tv.locator('h1').textContent()).toBe('Centre table');
+    expect(await tv.locator('h1').textContent()).toBe('Orlov');
     expect(await tv.locator('.player[data-player="Ben"] .adj').textContent()).toBe('+1');
     expect(await tv.locator('.lastshot.adjust').textContent()).toContain(reason);
     await shot(tv, `scoreboard-adjusted-${lang}`);
@@ -267,7 +270,7 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     await page.context().close();
   });
 
-  it('no accessibility violations on any page; an unknown table gets a 404 page', async () => {
+  it('no accessibility violations and no untranslated string on any page, in either language; an unknown table gets a 404 page', async () => {
     const ref = await loggedIn({ width: 1366, height: 768 }, '/referee/t1');
     const found: string[] = [];
     const pages = ['/', '/tables/t1', '/tables/t4', '/overlay/t1', '/referee/t1', '/hardware/t1', '/league', '/league/results', '/league/admin', '/tables/zzz'];
@@ -279,6 +282,10 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
         await ref.waitForTimeout(150);
         const violations = await ref.evaluate(a11yViolations);
         found.push(...violations.map((v) => `${path} (${lang}): ${v}`));
+        // No user-visible string left in the other language.
+        const text = await ref.evaluate(userVisibleText);
+        if (lang === 'ru') for (const w of englishWords(text, VENUE_WORDS)) found.push(`${path} (ru): untranslated "${w}" in …${text.slice(Math.max(0, text.indexOf(w) - 60), text.indexOf(w) + 30).replace(/\s+/g, ' ')}…`);
+        if (lang === 'en') for (const w of new Set(text.match(/[А-Яа-яЁё]{3,}/g) ?? [])) if (!['Русский', 'ошибка', 'счёта'].includes(w)) found.push(`${path} (en): Russian "${w}"`);
         for (const vp of [{ width: 320, height: 640 }, { width: 390, height: 844 }, { width: 768, height: 1024 }]) {
           await ref.setViewportSize(vp);
           const over = await ref.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

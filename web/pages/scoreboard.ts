@@ -49,8 +49,9 @@ export function adjustmentLine(a: { player: string; delta: number; reason: strin
   return m.adjusted(a.player, a.delta, a.reason);
 }
 
+/** Rule ids (RULES.md: TC-1, SK5-15…) as chips; markers such as "referee" are said in words elsewhere. */
 export function rulesChips(rules: readonly string[]): Html {
-  return h`<span class="rules">${rules.map((r) => h`<span class="rule">${r}</span>`)}</span>`;
+  return h`<span class="rules">${rules.filter((r) => /^[A-Z][A-Z0-9]*-/.test(r)).map((r) => h`<span class="rule">${r}</span>`)}</span>`;
 }
 
 /** What a set-up instruction names ("skittle:head", "red") in words. */
@@ -178,11 +179,11 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
     ${figureLine(s, m)}
     ${lastShotLine(s, m)}
     ${skittles
-      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant ?? '', fallenSkittles(rec))}</figure>
+      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant ?? '', fallenSkittles(rec), m)}</figure>
       <div class="side">${instructions.length === 0 ? h`<div class="instructions none"><h2>${m.nothingToPlace}</h2></div>` : h`<div class="instructions"><h2>${m.setUp}</h2><ul>${instructions.map((x) => h`<li><strong>${itemName(x.item, m)}</strong> → ${placeText(x.to, m)}</li>`)}</ul></div>`}
-      <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'narrow', noTimeline)}</figure></div></div>`
+      <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'narrow', noTimeline, m)}</figure></div></div>`
       : h`${instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">${m.place}</span>${instructions.map((x) => h`<span class="ls-text">${itemName(x.item, m)} → ${placeText(x.to, m)}</span>`)}</div>` : ''}
-    <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'wide', noTimeline)}${timelineSvg(events, 'narrow', noTimeline)}</figure>`}
+    <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'wide', noTimeline, m)}${timelineSvg(events, 'narrow', noTimeline, m)}</figure>`}
   </section>
 </div>`;
 }

@@ -19,7 +19,8 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
     const view = c.req.query('view');
     const loggedIn = c.get('session') !== null;
     if (view === 'overview') {
-      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn, store.hubList()).value }), refreshMs: 5000, whole: true });
+      const lang = requestLang(c, options.language);
+      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn, store.hubList(), lang).value }), refreshMs: 5000, whole: true });
     }
     return sseStream(c, { store, registry: d.streams, table: null, payload: recPayload });
   });

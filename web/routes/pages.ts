@@ -57,12 +57,15 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     return page(c, `${m.notFoundTitle} · ${m.table(table)}`, h`<main class="notfound"><h1>${m.notFoundTitle}</h1><p>${m.noSuchTable(table)}</p><p><a href="/">${m.backToOverview}</a></p></main>`, { lang, status: 404 });
   };
 
-  app.get('/', (c) =>
-    page(c, 'Venue overview · Billiards', h`<main class="overview"><h1>Venue overview</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null, store.hubList())}</div></main>`, {
+  app.get('/', (c) => {
+    const lang = langOf(c);
+    const m = messages(lang);
+    return page(c, `${m.overviewTitle} · ${m.brand}`, h`<main class="overview" data-lang="${lang}"><h1>${m.overviewTitle}</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null, store.hubList(), lang)}</div></main>`, {
       scripts: ['overview.js'],
       bodyClass: 'page-overview',
-    }),
-  );
+      lang,
+    });
+  });
 
   const displayConfig = (c: Context) => ({
     clock: queryNumber(c.req.query('clock'), 0, 600, 0),
@@ -96,7 +99,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const cfg = { ...displayConfig(c), table, view: 'overlay', lang };
     const pos = c.req.query('pos') === 'top' ? 'top' : 'bottom';
     const stats = c.req.query('stats') === '0' ? ' no-stats' : '';
-    return page(c, `${messages(lang).table(table)} · Overlay`, h`<main class="overlay-page pos-${pos}"><h1 class="sr-only">${messages(lang).table(table)}</h1>${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table, { compact: true, lang })}</div></main>`, {
+    return page(c, `${messages(lang).table(table)} · ${messages(lang).linkOverlay}`, h`<main class="overlay-page pos-${pos}"><h1 class="sr-only">${messages(lang).table(table)}</h1>${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table, { compact: true, lang })}</div></main>`, {
       scripts: ['scoreboard.js'],
       bodyClass: `page-overlay${stats}${c.req.query('mirror') === '1' ? ' mirror' : ''}`,
       nav: false,
@@ -119,7 +122,10 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
 
   app.get('/hardware/:table', needLoginPage, (c) => {
     const table = tableParam(c);
-    return page(c, `Table ${table} · Hardware`, h`${hardwareBody(table)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware' });
+    const lang = langOf(c);
+    const m = messages(lang);
+    const name = tableName(store.get(table)?.state ?? null, table, m);
+    return page(c, m.hwTitle(name), h`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
   });
 
   app.get('/static/:file', async (c) => {
