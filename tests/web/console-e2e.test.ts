@@ -187,6 +187,22 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     await ref.context().close();
   });
 
+  it('a console whose session is gone takes the referee to the login page and back', async () => {
+    const ref = await loggedIn({ width: 1366, height: 768 }, '/referee/t1?lang=ru');
+    await ref.context().clearCookies();
+    await ref.selectOption('#adjust-form select[name=player]', 'Ben');
+    await ref.fill('#adjust-form input[name=delta]', '1');
+    await ref.fill('#adjust-form input[name=reason]', 'test');
+    await ref.click('#adjust-form button[type=submit]');
+    await ref.waitForURL(/\/login\?next=/);
+    await ref.fill('input[name=username]', 'venue');
+    await ref.fill('input[name=password]', VENUE_PASSWORD);
+    await ref.click('button[type=submit]');
+    await ref.waitForURL(`${base}/referee/t1?lang=ru`);
+    await ref.locator('#adjust-form').waitFor();
+    await ref.context().close();
+  });
+
   it('every game family at five screen sizes: no horizontal overflow, the score stays big', async () => {
     const page = await (await browser.newContext()).newPage();
     const report: string[] = [];
