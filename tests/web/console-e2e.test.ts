@@ -242,8 +242,14 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     expect(bar!.height).toBeLessThan(80);
     expect(bar!.y).toBeGreaterThan(720 / 2);
     expect(await page.locator('.lt-player').count()).toBe(2);
+    for (const box of await page.locator('.lt-player .name').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) expect(box.width).toBeGreaterThan(30);
+    for (const box of await page.locator('.lt-player .score').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+      expect(box.width).toBeGreaterThan(10);
+      expect(box.height).toBeGreaterThan(16);
+      expect(box.bottom).toBeLessThanOrEqual(720);
+    }
     const text = (await page.locator('.lt-bar').textContent()) ?? '';
-    for (const word of ['Run', 'Innings', 'Average', 'of 5', 'Ben']) expect(text).toContain(word);
+    for (const word of ['Run', 'Inn.', 'Avg', 'of 5', 'Ben', 'Anast']) expect(text).toContain(word);
     expect(text).not.toMatch(/SIMULATED|Playing|TC-\d/);
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
     // Alone, the page is see-through everywhere but the bar.
@@ -272,6 +278,7 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
       await page.evaluate(() => (document.documentElement.style.background = ''));
     }
     await page.goto(`${base}/overlay/t1?pos=top&stats=0`);
+    await page.locator('.lt-bar').waitFor();
     const top = await page.locator('.lt-bar').boundingBox();
     expect(top!.y).toBeLessThan(720 / 4);
     expect(await page.locator('.lt-stats').first().isVisible()).toBe(false);
