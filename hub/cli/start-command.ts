@@ -6,6 +6,7 @@ import { Hub } from '../hub.ts';
 import { DemoLeague } from '../league/demo-league.ts';
 import { createLogger } from '../ops/log.ts';
 import { hashPasswordSync } from '../ops/password.ts';
+import { persistentSecret } from '../ops/persistent-secret.ts';
 import { BridgeSource, transportFor } from '../sources/bridge-source.ts';
 import type { SensorSource } from '../sources/source.ts';
 import { SimulatedTable } from '../../hardware/simulator/simulated-table.ts';
@@ -106,7 +107,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     }
     config = loaded.value;
   } else {
-    demoPassword = process.env.VENUE_PASSWORD ?? randomBytes(6).toString('base64url');
+    // The demo's password is kept in DATA_DIR: it stays the same across restarts.
+    demoPassword = process.env.VENUE_PASSWORD ?? persistentSecret(resolve(process.env.DATA_DIR ?? 'data'), 'demo-password', () => randomBytes(6).toString('base64url'));
     config = demoConfig(parsedArgs.tables, parsedArgs.variants, hashPasswordSync(demoPassword));
   }
 
@@ -186,6 +188,8 @@ async function startWeb(hub: Hub, config: HubConfig, port: number, venueHash: st
     venue: { username: config.venue?.username ?? 'referee', passwordHash: venueHash },
     health: () => hub.health(),
     trustProxy: process.env.TRUST_PROXY === '1',
+    // Logins outlive a restart: session ids are signed with a key kept in DATA_DIR.
+    sessionKey: Buffer.from(persistentSecret(resolve(process.env.DATA_DIR ?? 'data'), 'session.key', undefined, 43), 'base64url'),
   });
   panel.app.get('/metrics', (c) => c.text(hub.metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' }));
   try {
