@@ -32,6 +32,7 @@ const TABLES = [
   { id: 't5', variant: 'skittles-7-pyramid', target: 300, family: 'skittles-7' },
   { id: 't6', variant: 'free-game', target: 50, family: 'free-game', inningsLimit: 50 },
 ] as const;
+const SESSION_KEY = Buffer.alloc(32, 7);
 const VIEWPORTS = [
   { width: 1920, height: 1080 },
   { width: 1366, height: 768 },
@@ -48,10 +49,12 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
   let panel: WebPanel;
   let base = '';
   let browser: Browser;
+  let passwordHash = '';
+  let config: ReturnType<typeof testConfig>;
 
   beforeAll(async () => {
     mkdirSync(SCREENS, { recursive: true });
-    const config = testConfig({
+    config = testConfig({
       tables: TABLES.map((x) => ({
         id: x.id,
         ...('name' in x ? { name: x.name } : {}),
@@ -61,7 +64,8 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
       })),
     });
     t = await startTestHub({ config });
-    panel = createWebPanel({ mqtt: t.hub.panelMqtt('web-e2e'), port: 0, venue: { username: 'venue', passwordHash: await hashPassword(VENUE_PASSWORD, { N: 1024 }) }, requestTimeoutMs: 3000 });
+    passwordHash = await hashPassword(VENUE_PASSWORD, { N: 1024 });
+    panel = createWebPanel({ mqtt: t.hub.panelMqtt('web-e2e'), port: 0, venue: { username: 'venue', passwordHash }, requestTimeoutMs: 3000, sessionKey: SESSION_KEY, loginAttemptsPerMinute: 100 });
     base = (await panel.start()).url;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -200,6 +204,23 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     await ref.click('button[type=submit]');
     await ref.waitForURL(`${base}/referee/t1?lang=ru`);
     await ref.locator('#adjust-form').waitFor();
+    await ref.context().close();
+  });
+
+  it('a restart of the hub and the panel keeps the referee logged in', async () => {
+    const ref = await loggedIn({ width: 1366, height: 768 }, '/referee/t1');
+    const port = Number(new URL(base).port);
+    await panel.stop();
+    const dataDir = t.dataDir;
+    await t.hub.stop();
+    t = await startTestHub({ dataDir, config });
+    for (const x of TABLES) t.sources.get(x.id)!.emit(linkUp(t.clock.t));
+    panel = createWebPanel({ mqtt: t.hub.panelMqtt('web-e2e-2'), port, venue: { username: 'venue', passwordHash }, requestTimeoutMs: 3000, sessionKey: SESSION_KEY, loginAttemptsPerMinute: 100 });
+    await panel.start();
+    await ref.reload();
+    expect(new URL(ref.url()).pathname).toBe('/referee/t1');
+    await ref.locator('#live .state').waitFor();
+    expect(await ref.locator('.topnav .who').textContent()).toBe('venue');
     await ref.context().close();
   });
 
