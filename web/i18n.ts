@@ -113,6 +113,8 @@ const en = {
   attempt: (n: number) => `attempt ${n} of 3`,
   handicap: 'handicap',
   matchTime: 'Match time',
+  matchPoint: 'match point',
+  highRunTag: (n: number) => `high run ${n}!`,
   inningsHistory: 'Innings',
   zone: (n: number) => `zone count ${n}`,
   // shot lines, plain
@@ -487,6 +489,8 @@ const ru: Messages = {
   attempt: (n) => `попытка ${n} из 3`,
   handicap: 'фора',
   matchTime: 'Время партии',
+  matchPoint: 'матчбол',
+  highRunTag: (n) => `лучшая серия ${n}!`,
   inningsHistory: 'Подходы',
   zone: (n) => `счёт в зоне ${n}`,
   shotScores: (who, n) => `${who}: ${очки(n)}`,

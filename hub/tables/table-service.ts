@@ -64,6 +64,8 @@ export class TableService {
   private updatedAt: string;
   private lastShotEndedAt: string | null = null;
   private online = false;
+  /** When the match being played started (ISO 8601), for the displays' match clock. */
+  private matchStartedAt: string | null = null;
   private healthPublishedAt = Number.NEGATIVE_INFINITY;
   readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0 };
 
@@ -91,6 +93,7 @@ export class TableService {
       } else {
         this.match = replayed.match;
         this.matchId = record.id;
+        this.matchStartedAt = record.startedAt;
         const first = decodeLine(record.lines[0]!);
         this.setupLine = first.ok && first.value.kind === 'match' ? first.value.match : null;
         for (const row of this.deps.store.pendingShots(record.id)) {
@@ -119,6 +122,7 @@ export class TableService {
     const line = JSON.stringify({ match: setup });
     this.matchId = this.deps.store.startMatch(this.id, line, this.deps.clock.now(), this.deps.clock.iso());
     this.match = created.value;
+    this.matchStartedAt = this.deps.clock.iso();
     this.setupLine = setup;
     this.pending.length = 0;
     this.changed();
@@ -343,6 +347,7 @@ export class TableService {
       pendingShots: this.pending.length,
       nextShot: this.nextShot,
       ...(this.config.name ? { name: this.config.name } : {}),
+      ...(this.matchStartedAt ? { matchStartedAt: this.matchStartedAt } : {}),
       adjustments: this.match ? this.match.adjustmentLog.map((a) => ({ ...a })) : [],
       match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
     };

@@ -117,6 +117,23 @@ describe('fragments', () => {
     expect(html).toContain('skittles-svg');
   });
 
+  it('scoreboard: match point, a high run, the match clock', () => {
+    const html = scoreboardFragment(
+      rec({
+        matchStartedAt: new Date(Date.now() - 65_000).toISOString(),
+        players: [
+          { name: 'Ana', score: 39, innings: 9, highRun: 6, average: 4.333, run: 6, target: 40 },
+          { name: 'Ben', score: 9, innings: 8, highRun: 3, average: 1.125, run: 0, target: 40 },
+        ],
+      }),
+      '1',
+    ).value;
+    expect(html).toMatch(/data-player="Ana"[\s\S]*match point[\s\S]*high run 6!/);
+    expect(html).toContain('class="player active celebrate"');
+    expect(html).toMatch(/class="match-clock" data-since="\d+"[^>]*>1:0[5-9]</);
+    expect(scoreboardFragment(rec({ status: 'finished', winner: 'Ana', matchStartedAt: new Date().toISOString() }), '1').value).not.toContain('match-clock');
+  });
+
   it('scoreboard in Russian uses the seeds’ terms', () => {
     const html = scoreboardFragment(rec(), '1', { lang: 'ru' }).value;
     expect(html).toContain('Серия');

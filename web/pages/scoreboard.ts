@@ -90,8 +90,12 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m:
   const needs = countdown ? null : Math.max(0, p.target - p.score);
   const adjusted = (s.adjustments ?? []).filter((a) => a.player === p.name).reduce((t, a) => t + a.delta, 0);
   const strip = compact ? [] : inningsStrip(s, p.name);
-  return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}" data-player="${p.name}"><div class="player-in">
-  <div class="pname">${ball ? h`<span class="ball ball-${ball}" title="${named(m.ball, ball)}"></span>` : ''}<span class="name" title="${p.name}">${p.name}</span>${active ? h`<span class="turn-tag">${m.atTable}</span>` : ''}${winner ? h`<span class="turn-tag win">${m.winner}</span>` : ''}</div>
+  // Celebrations: one point from the target (carom games), a run that ties the player's best of the match.
+  const carom = !skittles && s.variant !== 'artistic';
+  const matchPoint = carom && s.status === 'playing' && needs === 1;
+  const highRun = active && p.run >= 3 && p.run === p.highRun;
+  return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}${highRun ? ' celebrate' : ''}" data-player="${p.name}"><div class="player-in">
+  <div class="pname">${ball ? h`<span class="ball ball-${ball}" title="${named(m.ball, ball)}"></span>` : ''}<span class="name" title="${p.name}">${p.name}</span>${active ? h`<span class="turn-tag">${m.atTable}</span>` : ''}${winner ? h`<span class="turn-tag win">${m.winner}</span>` : ''}${matchPoint ? h`<span class="turn-tag mp">${m.matchPoint}</span>` : ''}${highRun ? h`<span class="turn-tag hr">${m.highRunTag(p.run)}</span>` : ''}</div>
   <div class="score" data-score="${score}">${score}</div>
   <div class="target">${countdown ? m.pointsLeft : m.ofTarget(p.target)}${handicap ? h` <span class="hc">${m.handicap}</span>` : ''}${adjusted !== 0 ? h` <span class="adj" title="${(s.adjustments ?? []).filter((a) => a.player === p.name).map((a) => adjustmentLine(a, m)).join('; ')}">${adjusted > 0 ? '+' : ''}${adjusted}</span>` : ''}</div>
   ${compact ? '' : h`<dl class="stats">
@@ -170,7 +174,8 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
   <header class="sb-head">
     <h1 class="table-name">${tableName(s, table, m)}</h1>
     <span class="variant">${variantName(s.variant, m)}</span>
-    ${s.simulated ? h`<span class="badge sim">SIMULATED</span>` : ''}
+    ${s.simulated ? h`<span class="badge sim">${m.simulated}</span>` : ''}
+    ${matchClock(s, m)}
     <span class="badge status-${s.status}">${statusText(s, m)}</span>
   </header>
   ${banner}
@@ -186,6 +191,20 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
     <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'wide', noTimeline, m)}${timelineSvg(events, 'narrow', noTimeline, m)}</figure>`}
   </section>
 </div>`;
+}
+
+/** Time since the match started (the script keeps it ticking); none once it is over. */
+function matchClock(s: TableView, m: Messages): Html {
+  const since = typeof s.matchStartedAt === 'string' ? Date.parse(s.matchStartedAt) : NaN;
+  if (!Number.isFinite(since) || (s.status !== 'playing' && s.status !== 'awaiting-referee')) return h``;
+  return h`<span class="match-clock" data-since="${since}" title="${m.matchTime}" aria-label="${m.matchTime}">${clockText(Date.now() - since)}</span>`;
+}
+
+export function clockText(ms: number): string {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const hms = [Math.floor(t / 3600), Math.floor((t % 3600) / 60), t % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return hms[0]! > 0 ? `${hms[0]}:${two(hms[1]!)}:${two(hms[2]!)}` : `${hms[1]}:${two(hms[2]!)}`;
 }
 
 /** The overlay: a one-line lower third, as broadcasters make them. */

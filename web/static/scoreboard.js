@@ -86,3 +86,15 @@ function onState(msg) {
 }
 
 live(`/events/${encodeURIComponent(cfg.table)}?view=${cfg.view}&lang=${cfg.lang || 'en'}`, { state: onState });
+
+// The match clock: the server renders it, this keeps it ticking between state changes.
+function clockText(ms) {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const s = String(t % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+setInterval(() => {
+  for (const el of document.querySelectorAll('.match-clock[data-since]')) el.textContent = clockText(Date.now() - Number(el.dataset.since));
+}, 1000);
