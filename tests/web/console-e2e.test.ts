@@ -341,6 +341,19 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     }
     expect(found).toEqual([]);
   });
+
+  it('the console starts the league’s next fixture in one click', async () => {
+    const league = t.hub.league!;
+    expect(league.setup({ id: 'e2e', name: 'E2E league', discipline: 'three-cushion', target: 5, points: { win: 2, draw: 1, loss: 0 }, handicap: null, players: [{ name: 'Cleo' }, { name: 'Dan' }], teams: [] }).ok).toBe(true);
+    expect(league.generateFixtures({ season: 'e2e', startDate: new Date(t.clock.t).toISOString().slice(0, 10), daysBetweenRounds: 7, double: false }).ok).toBe(true);
+    const ref = await loggedIn({ width: 1366, height: 768 }, '/referee/t1');
+    await expect.poll(async () => (await ref.reload(), ref.locator('#next-fixture').count()), { timeout: 5000 }).toBe(1);
+    expect(await ref.locator('#next-fixture').textContent()).toContain('Cleo – Dan');
+    await ref.click('#next-fixture');
+    await expect.poll(async () => (await state()).players.map((p) => p.name).join(' – '), { timeout: 3000 }).toBe('Cleo – Dan');
+    expect(league.state().live).toEqual([expect.objectContaining({ table: 't1', home: 'Cleo', away: 'Dan' })]);
+    await ref.context().close();
+  });
 });
 
 /** One frame of ffmpeg's test source (PNG), or null (and a note) without ffmpeg. */

@@ -148,7 +148,7 @@ const CAROM_PAIRS = [['white', 'yellow'], ['white', 'red'], ['yellow', 'red']] a
 const SKITTLE_PAIRS = [['cue', 'one'], ['cue', 'two'], ['one', 'two']] as const;
 
 /** The forms of the console, filled from the table's current match; the script keeps them in step with the live state. */
-export function refereeForms(table: string, rec: TableRecord | undefined, lang: Lang = 'en'): Html {
+export function refereeForms(table: string, rec: TableRecord | undefined, lang: Lang = 'en', nextFixture: { id: string; home: string; away: string } | null = null): Html {
   const m = messages(lang);
   const s = rec?.state ?? null;
   const setup = s?.match ?? null;
@@ -171,6 +171,7 @@ export function refereeForms(table: string, rec: TableRecord | undefined, lang: 
 <section class="card" id="start-card">
   <h2>${m.startMatch}</h2>
   ${setup ? h`<div class="row"><button type="button" class="btn primary" id="rematch">${m.rematch(`${setup.players.join(' – ')} · ${variantName(setup.variant, m)} · ${setup.target}`)}</button></div>` : ''}
+  ${nextFixture ? h`<div class="row"><button type="button" class="btn" id="next-fixture" data-fixture="${nextFixture.id}">${m.nextFixture(`${nextFixture.home} – ${nextFixture.away}`)}</button></div>` : ''}
   <form id="start-form" class="form-grid">
     <label>${m.game} <select name="variant">${VARIANT_IDS.map((v) => h`<option value="${v}"${v === variant ? ' selected' : ''}>${variantName(v, m)}</option>`)}</select></label>
     <label>${m.target} <input name="target" type="number" min="1" max="100000" value="${String(setup?.target ?? 15)}" required></label>

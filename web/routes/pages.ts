@@ -112,10 +112,13 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const lang = langOf(c);
     const m = messages(lang);
     const rec = store.get(table);
+    // The league's next fixture not yet played nor being played, today's first.
+    const fixtures = [...(d.league.state?.todayFixtures ?? []), ...(d.league.state?.seasons.flatMap((x) => x.fixtures) ?? [])];
+    const next = fixtures.find((f) => f.status === 'scheduled') ?? null;
     return page(
       c,
       `${tableName(rec?.state ?? null, table, m)} · ${m.console}`,
-      h`<main class="referee" data-table="${table}" data-lang="${lang}">${jsonBlock('i18n', m.client)}<h1 class="sr-only">${m.console}</h1><div id="toast" class="toast" role="status" aria-live="polite"></div><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(rec, table, lang)}</div></div><div class="ref-forms">${refereeForms(table, rec, lang)}</div></div></main>`,
+      h`<main class="referee" data-table="${table}" data-lang="${lang}">${jsonBlock('i18n', m.client)}<h1 class="sr-only">${m.console}</h1><div id="toast" class="toast" role="status" aria-live="polite"></div><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(rec, table, lang)}</div></div><div class="ref-forms">${refereeForms(table, rec, lang, next)}</div></div></main>`,
       { scripts: ['referee.js'], bodyClass: 'page-referee', lang },
     );
   });

@@ -14,7 +14,7 @@ let current = null;
 async function send(path, body, done, button) {
   if (button) button.disabled = true;
   try {
-    await api('POST', `${base}/${path}`, body);
+    await api('POST', path.startsWith('/') ? path : `${base}/${path}`, body);
     toast(done, true);
     return true;
   } catch (e) {
@@ -124,6 +124,15 @@ document.getElementById('undo-yes').addEventListener('click', async (e) => {
   await send('referee', { referee: { action: 'undo' } }, t.undone, e.currentTarget);
 });
 updateUndo();
+
+const nextFixture = document.getElementById('next-fixture');
+if (nextFixture) {
+  nextFixture.addEventListener('click', async (e) => {
+    if ((status === 'playing' || status === 'awaiting-referee') && !confirm(t.confirmRestart)) return;
+    const b = e.currentTarget;
+    if (await send('/api/league/start-fixture', { fixture: b.dataset.fixture, table }, t.matchStarted, b)) b.hidden = true;
+  });
+}
 
 const rematch = document.getElementById('rematch');
 if (rematch) {
