@@ -68,6 +68,17 @@ describe('pictures', () => {
     expect(timelineSvg([]).value).toContain('No shot yet');
   });
 
+  it('timeline labels of close events never sit on each other ("leftfoot")', () => {
+    const svg = timelineSvg([{ kind: 'cushion', rail: 'left', t: 500 }, { kind: 'cushion', rail: 'foot', t: 520 }, { kind: 'cushion', rail: 'right', t: 540 }, { kind: 'cushion', rail: 'head', t: 560 }, { kind: 'ball', balls: ['white', 'red'], t: 3000 }]).value;
+    const labels = [...svg.matchAll(/<g class="tl-mark tl-cushion">.*?<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)">(\w+)<\/text>/g)].map(([, x, y, a, t]) => {
+      const w = t!.length * 18;
+      const x0 = a === 'start' ? Number(x) : a === 'end' ? Number(x) - w : Number(x) - w / 2;
+      return { y: Number(y), x0, x1: x0 + w };
+    });
+    expect(labels).toHaveLength(4);
+    for (const a of labels) for (const b of labels) if (a !== b && a.y === b.y) expect(a.x1 <= b.x0 || b.x1 <= a.x0).toBe(true);
+  });
+
   it('marks fallen skittles', () => {
     const svg = skittlesSvg('skittles-5', new Set(['king'])).value;
     expect(svg.match(/class="pin down"/g)).toHaveLength(1);

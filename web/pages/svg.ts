@@ -65,17 +65,31 @@ export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow'
     const y = 40 + li * laneH + laneH / 2;
     return h`<g class="tl-lane tl-${l.key}"><line x1="${left}" y1="${y}" x2="${W - right}" y2="${y}" class="tl-axis"/><text x="${left - 16}" y="${y + 8}" text-anchor="end" class="tl-label">${l.label(m)}</text></g>`;
   });
-  // Labels alternate above and below the lane so close events stay readable.
-  const perLane = new Map<string, number>();
+  // Labels go above or below the lane, wherever they do not run into the last one on that
+  // side; when both sides are taken the label moves right of the last one (never on top).
+  const CHAR = 18; // px per character at the label size
+  const lastEnd = new Map<string, number>();
   const marks = list.map((e, i) => {
-    const li = used.findIndex((l) => l.key === lane(e.kind));
+    const key = lane(e.kind);
+    const li = used.findIndex((l) => l.key === key);
     const y = 40 + li * laneH + laneH / 2;
-    const nth = perLane.get(lane(e.kind)) ?? 0;
-    perLane.set(lane(e.kind), nth + 1);
-    const up = nth % 2 === 0;
     const px = x(i);
+    const text = label(e, m);
+    const width = text.length * CHAR;
     const anchor = px > W - right - 140 ? 'end' : px < left + 100 ? 'start' : 'middle';
-    return h`<g class="tl-mark tl-${lane(e.kind)}"><circle cx="${px}" cy="${y}" r="13"/><text x="${anchor === 'end' ? px + 14 : anchor === 'start' ? px - 14 : px}" y="${up ? y - 20 : y + 40}" text-anchor="${anchor}">${label(e, m)}</text></g>`;
+    let lx = anchor === 'end' ? px + 14 : anchor === 'start' ? px - 14 : px;
+    const start = () => (anchor === 'end' ? lx - width : anchor === 'start' ? lx : lx - width / 2);
+    const free = (side: string) => (lastEnd.get(`${key}:${side}`) ?? -Infinity) + 8 <= start();
+    const side = free('up') ? 'up' : free('down') ? 'down' : (lastEnd.get(`${key}:up`) ?? 0) <= (lastEnd.get(`${key}:down`) ?? 0) ? 'up' : 'down';
+    let textAnchor: string = anchor;
+    if (!free(side)) {
+      lx = (lastEnd.get(`${key}:${side}`) ?? 0) + 8;
+      textAnchor = 'start';
+    }
+    const begin = textAnchor === 'start' ? lx : textAnchor === 'end' ? lx - width : lx - width / 2;
+    lastEnd.set(`${key}:${side}`, begin + width);
+    const up = side === 'up';
+    return h`<g class="tl-mark tl-${key}"><circle cx="${px}" cy="${y}" r="13"/><text x="${lx}" y="${up ? y - 20 : y + 40}" text-anchor="${textAnchor}">${text}</text></g>`;
   });
   return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${m.timelineAria}">${ticks}${lanesSvg}${marks}${timed ? '' : h`<text x="${W - right}" y="${H - 6}" text-anchor="end" class="tl-tick">${m.orderOnly}</text>`}</svg>`;
 }
