@@ -97,12 +97,12 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m:
   return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}${highRun ? ' celebrate' : ''}" data-player="${p.name}"><div class="player-in">
   <div class="pname">${ball ? h`<span class="ball ball-${ball}" title="${named(m.ball, ball)}"></span>` : ''}<span class="name" title="${p.name}">${p.name}</span>${active ? h`<span class="turn-tag">${m.atTable}</span>` : ''}${winner ? h`<span class="turn-tag win">${m.winner}</span>` : ''}${matchPoint ? h`<span class="turn-tag mp">${m.matchPoint}</span>` : ''}${highRun ? h`<span class="turn-tag hr">${m.highRunTag(p.run)}</span>` : ''}</div>
   <div class="score" data-score="${score}">${score}</div>
-  <div class="target">${countdown ? m.pointsLeft : m.ofTarget(p.target)}${handicap ? h` <span class="hc">${m.handicap}</span>` : ''}${adjusted !== 0 ? h` <span class="adj" title="${(s.adjustments ?? []).filter((a) => a.player === p.name).map((a) => adjustmentLine(a, m)).join('; ')}">${adjusted > 0 ? '+' : ''}${adjusted}</span>` : ''}</div>
+  <div class="target">${countdown ? m.pointsLeft : m.ofTarget(p.target)}${handicap ? h` <span class="hc">${m.handicap}</span>` : ''}${adjusted !== 0 ? h` <span class="adj" title="${(s.adjustments ?? []).filter((a) => a.player === p.name).map((a) => adjustmentLine(a, m)).join('; ')}">${adjusted > 0 ? '+' : ''}${adjusted}</span>` : ''}${strip.length > 0 ? h`<ol class="strip" aria-label="${m.inningsHistory}">${strip.map((n) => h`<li class="${n > 0 ? 'pos' : ''}">${n}</li>`)}</ol>` : ''}</div>
   ${compact ? '' : h`<dl class="stats">
     <div><dt>${m.run}</dt><dd>${p.run}</dd></div>
     <div><dt>${m.innings}</dt><dd class="innings">${p.innings}${limit ? `/${limit}` : ''}</dd></div>
     ${countdown ? h`<div><dt>${m.highRun}</dt><dd>${p.highRun}</dd></div>` : h`<div><dt>${m.average}</dt><dd>${p.average.toFixed(3)}</dd></div><div><dt>${m.needs}</dt><dd class="needs">${needs}</dd></div>`}
-  </dl>${strip.length > 0 ? h`<ol class="strip" aria-label="${m.inningsHistory}">${strip.map((n) => h`<li class="${n > 0 ? 'pos' : ''}">${n}</li>`)}</ol>` : ''}`}
+  </dl>`}
 </div></article>`;
 }
 
