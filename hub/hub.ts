@@ -48,6 +48,8 @@ export interface HubOptions {
   cameraProcessor?: ProcessorSpec | null;
   /** Camera files play at their own frame rate (default) or as fast as they decode (tests). */
   cameraRealtime?: boolean;
+  /** Each table state, after the league has read it (the demo's league director). */
+  onTableState?: (state: TableState) => void;
 }
 
 /**
@@ -253,6 +255,7 @@ export class Hub {
   private leagueHook(state: TableState): void {
     try {
       this.league?.onTableState(state);
+      this.options.onTableState?.(state);
     } catch (e) {
       // The league must never stop a table.
       this.log('error', 'league hook failed', { table: state.table, error: (e as Error).message });

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Venue credentials, sessions and login rate limiting.
@@ -20,19 +20,57 @@ export interface Session {
   expiresAt: number;
 }
 
-/** Server-side sessions: a random id in the cookie, everything else here; sliding expiry. */
+/**
+ * Server-side sessions: a random id in the cookie, everything else here; sliding expiry.
+ * With a `secret` (kept in DATA_DIR, so it outlives the process) the id is signed and says
+ * who logged in and when: after a restart the session is taken up again from the cookie,
+ * for at most the session lifetime after the login, and its CSRF token is the same. The
+ * password typed at login is never in the cookie: a session taken up again has none.
+ */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  private readonly ended = new Set<string>();
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number,
+    private readonly secret: Buffer | null = null,
   ) {}
+
+  private sign(text: string): string {
+    return createHmac('sha256', this.secret!).update(text).digest('base64url');
+  }
+
+  private newId(username: string): string {
+    const random = randomBytes(24).toString('base64url');
+    if (!this.secret) return random;
+    const body = `${random}.${Buffer.from(username).toString('base64url')}.${this.now().toString(36)}`;
+    return `${body}.${this.sign(body)}`;
+  }
+
+  private csrfFor(id: string): string {
+    return this.secret ? this.sign(`csrf|${id}`) : randomBytes(32).toString('base64url');
+  }
+
+  /** A signed id from before a restart: the session again, if the signature holds and it is young enough. */
+  private revive(id: string): Session | null {
+    if (!this.secret || this.ended.has(id)) return null;
+    const parts = id.split('.');
+    if (parts.length !== 4) return null;
+    const body = parts.slice(0, 3).join('.');
+    if (!sameText(this.sign(body), parts[3]!)) return null;
+    const issuedAt = parseInt(parts[2]!, 36);
+    if (!Number.isFinite(issuedAt) || this.now() - issuedAt > this.ttlMs || issuedAt > this.now() + 60_000) return null;
+    const session: Session = { id, csrf: this.csrfFor(id), username: Buffer.from(parts[1]!, 'base64url').toString(), expiresAt: this.now() + this.ttlMs };
+    this.sessions.set(id, session);
+    return session;
+  }
 
   create(username: string): Session {
     this.sweep();
+    const id = this.newId(username);
     const session: Session = {
-      id: randomBytes(32).toString('base64url'),
-      csrf: randomBytes(32).toString('base64url'),
+      id,
+      csrf: this.csrfFor(id),
       username,
       expiresAt: this.now() + this.ttlMs,
     };
@@ -42,7 +80,7 @@ export class SessionStore {
 
   get(id: string | undefined): Session | null {
     if (!id) return null;
-    const session = this.sessions.get(id);
+    const session = this.sessions.get(id) ?? this.revive(id);
     if (!session) return null;
     if (session.expiresAt <= this.now()) {
       this.sessions.delete(id);
@@ -54,6 +92,7 @@ export class SessionStore {
 
   destroy(id: string): void {
     this.sessions.delete(id);
+    if (this.secret) this.ended.add(id);
   }
 
   clear(): void {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGS } from './i18n.ts';
 
 /**
  * What the panel needs of a client it is given: an mqtt.js MqttClient has it, and so has
@@ -45,7 +46,11 @@ export const optionsSchema = z.strictObject({
   requestTimeoutMs: z.number().int().min(1).max(600_000).default(5000),
   clock: z.custom<() => number>((v) => typeof v === 'function', 'a function returning milliseconds since the epoch').default(() => Date.now),
   sessionTtlMs: z.number().int().min(1000).default(8 * 60 * 60 * 1000),
+  /** Signs session ids so that logins outlive a restart (keep it secret and persistent: DATA_DIR/session.key); at least 32 bytes. */
+  sessionKey: z.custom<Buffer>((v) => Buffer.isBuffer(v) && v.length >= 32, 'a Buffer of at least 32 random bytes').optional(),
   loginAttemptsPerMinute: z.number().int().min(1).max(1000).default(5),
+  /** The venue's language for every page; a browser's own choice (the switch, a cookie) overrides it. */
+  language: z.enum(LANGS).default('en'),
   /** Take the client IP from X-Forwarded-For (only behind a trusted reverse proxy). */
   trustProxy: z.boolean().default(false),
   /** Serve HTTPS with this certificate and key (PEM text): the session cookie is then `Secure`. */

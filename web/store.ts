@@ -39,6 +39,8 @@ export interface TableRecord {
   health: TableHealth | null;
   /** The last shot event (its sensor events with times), for the timeline. */
   lastShot: Extract<TableEvent, { type: 'shot' }> | null;
+  /** The shot that opened the current prompt: later shots queue behind it and must not replace its evidence. */
+  promptShot?: Extract<TableEvent, { type: 'shot' }> | null;
 }
 
 /** `<base>/hubs/<hub>/state` (extension): each hub says it is online, and which tables it owns. */
@@ -155,9 +157,15 @@ export class TableStore extends EventEmitter<StoreEvents> {
         const parsed = eventSchema.safeParse(raw);
         if (!parsed.success) return false;
         const event = { ...(parsed.data as unknown as TableEvent), table };
-        if (event.type === 'shot') rec.lastShot = event;
+        if (event.type === 'shot') {
+          rec.lastShot = event;
+          if (event.prompt) rec.promptShot = event;
+        }
+        // A new match: the old match's shot must not stay on the timeline.
+        const started = event.type === 'match' && event.action === 'started';
+        if (started) rec.lastShot = rec.promptShot = null;
         this.emit('event', table, event);
-        if (event.type !== 'shot') return true;
+        if (event.type !== 'shot' && !started) return true;
         break;
       }
       default:

@@ -4,6 +4,8 @@ import { loadConfig, parseConfig } from '../config/load.ts';
 import type { HubConfig, TableConfig } from '../config/schema.ts';
 import type { Hub } from '../hub.ts';
 import { hashPasswordSync } from '../ops/password.ts';
+import type { DemoLeague } from '../league/demo-league.ts';
+import { persistentSecret } from '../ops/persistent-secret.ts';
 import type { SensorSource } from '../sources/source.ts';
 import { VARIANT_IDS } from '../rules/ids.ts';
 import type { CommandIO } from './replay-command.ts';
@@ -99,7 +101,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     if (!loaded.ok) return fail(loaded.error, 2);
     config = loaded.value;
   } else {
-    demoPassword = process.env.VENUE_PASSWORD ?? randomBytes(6).toString('base64url');
+    // The demo's password is kept in DATA_DIR: it stays the same across restarts.
+    demoPassword = process.env.VENUE_PASSWORD ?? persistentSecret(dataDir, 'demo-password', () => randomBytes(6).toString('base64url'));
     if (demoPassword.length < 8) return fail('VENUE_PASSWORD: use at least 8 characters', 2);
     config = demoConfig(parsedArgs.tables, parsedArgs.variants, hashPasswordSync(demoPassword));
   }
@@ -124,12 +127,13 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   }
 
   // Only now the hub, the panel and the board drivers load: every check above ran without them.
-  const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }] = await Promise.all([
+  const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague }] = await Promise.all([
     import('../hub.ts'),
     import('../ops/log.ts'),
     import('../sources/bridge-source.ts'),
     import('../../hardware/simulator/simulated-table.ts'),
     import('../../web/index.ts'),
+    import('../league/demo-league.ts'),
   ]);
   const log = createLogger('billiards-hub');
   const clock = () => performance.timeOrigin + performance.now();
@@ -137,7 +141,9 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     if (table.source.type === 'simulator') return new SimulatedTable(table, { seed: table.source.seed, speed: table.source.speed * parsedArgs.speed, clock });
     return new BridgeSource(table.source.type, transportFor(table, () => clock() * 1000), table, clock);
   };
+  let demoLeague: DemoLeague | null = null;
   const hub = new Hub({
+    onTableState: (state) => demoLeague?.onTableState(state),
     config,
     dataDir,
     ...(mqttUrl ? { mqttUrl } : {}),
@@ -156,9 +162,18 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     await within(1000, hub.stop());
     return fail((e as Error).message, 1);
   }
+  if (demoPassword && hub.league) {
+    // The demo plays a house league on its three-cushion tables (hub/league/demo-league.ts).
+    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === 'three-cushion').map((t) => t.id);
+    demoLeague = new DemoLeague(hub.league, leagueTables, () => new Date().toISOString().slice(0, 10), log);
+    demoLeague.ensureSeason();
+    for (const id of leagueTables) demoLeague.onTableState(hub.tables.get(id)!.state());
+  }
   // Without venue credentials the displays work and nobody can log in to change a match.
   const venueHash = config.venue?.passwordHash ?? hashPasswordSync(randomBytes(24).toString('base64url'));
-  const web = await startWeb(createWebPanel, hub, config, { ...webListen, tls, trustProxy }, venueHash);
+  // Logins outlive a restart: session ids are signed with a key kept in DATA_DIR.
+  const sessionKey = Buffer.from(persistentSecret(dataDir, 'session.key', undefined, 43), 'base64url');
+  const web = await startWeb(createWebPanel, hub, config, { ...webListen, tls, trustProxy }, venueHash, sessionKey);
   if (!web.ok) {
     await within(1000, hub.stop());
     return fail(web.error, 1);
@@ -199,6 +214,7 @@ async function startWeb(
   config: HubConfig,
   listen: { host: string; port: number; tls: { cert: string; key: string } | null; trustProxy: boolean },
   venueHash: string,
+  sessionKey: Buffer,
 ): Promise<{ ok: true; lines: string[]; stop: () => Promise<void> } | { ok: false; error: string }> {
   try {
     const panel = createWebPanel({
@@ -211,6 +227,7 @@ async function startWeb(
       clips: { list: (table: string) => hub.cameras?.list(table) ?? [], file: (table: string, id: string) => hub.cameras?.clips.path(table, id) ?? null },
       trustProxy: listen.trustProxy,
       ...(listen.tls ? { tls: listen.tls } : {}),
+      sessionKey,
     });
     panel.app.get('/metrics', (c) => c.text(hub.metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' }));
     const { url } = await panel.start();

@@ -56,6 +56,12 @@ export interface TableState extends Omit<MatchView, 'status' | 'variant'> {
   nextShot: { declare: 'safety' | 'carom' | null; fouls: { foul: string; by: 'shooter' | 'opponent' }[] } | null;
   /** Extension: the setup of the match being played. */
   match: { variant: string; players: string[]; target: number; options: Record<string, unknown> } | null;
+  /** Extension: the table's display name (config `name`); displays say "Table <id>" in their language without it. */
+  name?: string;
+  /** Extension: when the match being played started (ISO 8601), for the match clock. */
+  matchStartedAt?: string;
+  /** Extension: the referee's score adjustments of this match, with their reasons and the shot they followed. */
+  adjustments?: { player: string; delta: number; reason: string; afterShot: number }[];
 }
 
 export interface Availability {

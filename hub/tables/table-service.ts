@@ -18,6 +18,8 @@ import { ShotPairing, type PairedBy } from '../camera/shot-pairing.ts';
 
 /** How many shots the retained state carries (CONTRACT §3). */
 const STATE_SHOTS = 20;
+/** While a board is online its heartbeats publish the health at most this often. */
+const HEALTH_EVERY_MS = 3000;
 
 export interface TableDeps {
   store: EventStore;
@@ -72,6 +74,8 @@ export class TableService {
   /** When the health was last published, and whether drops since then still need publishing. */
   private healthPublishedAt = -Infinity;
   private healthDue = false;
+  /** When the match being played started (ISO 8601), for the displays' match clock. */
+  private matchStartedAt: string | null = null;
   readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0 };
 
   constructor(
@@ -102,6 +106,7 @@ export class TableService {
       } else {
         this.match = replayed.match;
         this.matchId = record.id;
+        this.matchStartedAt = record.startedAt;
         const first = decodeLine(record.lines[0]!);
         this.setupLine = first.ok && first.value.kind === 'match' ? first.value.match : null;
         for (const row of this.deps.store.pendingShots(record.id)) {
@@ -130,6 +135,7 @@ export class TableService {
     const line = JSON.stringify({ match: setup });
     this.matchId = this.deps.store.startMatch(this.id, line, this.deps.clock.now(), this.deps.clock.iso());
     this.match = created.value;
+    this.matchStartedAt = this.deps.clock.iso();
     this.setupLine = setup;
     this.pending.length = 0;
     this.changed();
@@ -328,6 +334,8 @@ export class TableService {
         break;
       case 'heartbeat':
         this.health.heartbeat(at);
+        // Boards beat several times a second: publish every few seconds so the overview's heartbeat age stays true.
+        if (this.deps.clock.now() - this.healthPublishedAt >= HEALTH_EVERY_MS) this.publishHealth();
         break;
       case 'dropped':
         this.health.dropped(event.count);
@@ -398,6 +406,9 @@ export class TableService {
       lastShotEndedAt: this.lastShotEndedAt,
       pendingShots: this.pending.length,
       nextShot: this.nextShot,
+      ...(this.config.name ? { name: this.config.name } : {}),
+      ...(this.matchStartedAt ? { matchStartedAt: this.matchStartedAt } : {}),
+      adjustments: this.match ? this.match.adjustmentLog.map((a) => ({ ...a })) : [],
       match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
     };
     if (!view) {

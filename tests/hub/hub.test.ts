@@ -61,6 +61,26 @@ describe('hub: sensors to scored shots to MQTT (CONTRACT §3)', () => {
     expect(health.table).toBe('t1');
   });
 
+  it('while a board beats, its health is published every few seconds (heartbeat age true within 5 s)', async () => {
+    const { t, sub } = await hubWithSubscriber();
+    const source = t.sources.get('t1')!;
+    source.emit(linkUp(t.clock.t));
+    await sub.next('billiards/tables/t1/availability', (m) => m.state === 'online');
+    const start = t.clock.t;
+    // 20 s of heartbeats every 250 ms and no shot: the health must keep up.
+    for (let i = 0; i < 80; i++) {
+      t.clock.t += 250;
+      source.emit({ type: 'heartbeat', loopMaxUs: 100, skittleMask: 0, driftPpm: 0, boardUs: t.clock.t * 1000, hubTime: t.clock.t, seq: i });
+    }
+    const end = t.clock.t;
+    await sub.next('billiards/tables/t1/health', (h) => Date.parse(h.lastHeartbeatAt ?? '') >= end - 5000);
+    const published = (sub.messages.get('billiards/tables/t1/health') ?? []) as { lastHeartbeatAt: string | null }[];
+    const beats = published.flatMap((h) => (h.lastHeartbeatAt ? [Date.parse(h.lastHeartbeatAt)] : [])).filter((at) => at > start);
+    // Every moment of those 20 s has a published heartbeat at most 5 s old, and not one message per beat.
+    for (let now = start + 5000; now <= end; now += 250) expect(beats.some((at) => at <= now && now - at <= 5000), `at +${now - start} ms`).toBe(true);
+    expect(beats.length).toBeLessThan(20);
+  });
+
   it('cuts the sensor stream into a shot; an undetermined deciding fact waits for the referee', async () => {
     const { t, sub } = await hubWithSubscriber();
     feedShot(t, 't1', threeRailsAndTwoClicks);

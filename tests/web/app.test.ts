@@ -121,7 +121,9 @@ describe('API', () => {
     }
     const board = await (await app.request('/tables/1')).text();
     expect(board).toContain('Ana');
-    expect(board).toContain('TC-1');
+    expect(board).not.toContain('TC-1');
+    expect(board).toContain('<h1');
+    expect(board).toContain('aria-live="polite"');
   });
 });
 

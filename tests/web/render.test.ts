@@ -68,6 +68,17 @@ describe('pictures', () => {
     expect(timelineSvg([]).value).toContain('No shot yet');
   });
 
+  it('timeline labels of close events never sit on each other ("leftfoot")', () => {
+    const svg = timelineSvg([{ kind: 'cushion', rail: 'left', t: 500 }, { kind: 'cushion', rail: 'foot', t: 520 }, { kind: 'cushion', rail: 'right', t: 540 }, { kind: 'cushion', rail: 'head', t: 560 }, { kind: 'ball', balls: ['white', 'red'], t: 3000 }]).value;
+    const labels = [...svg.matchAll(/<g class="tl-mark tl-cushion">.*?<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)">(\w+)<\/text>/g)].map(([, x, y, a, t]) => {
+      const w = t!.length * 18;
+      const x0 = a === 'start' ? Number(x) : a === 'end' ? Number(x) - w : Number(x) - w / 2;
+      return { y: Number(y), x0, x1: x0 + w };
+    });
+    expect(labels).toHaveLength(4);
+    for (const a of labels) for (const b of labels) if (a !== b && a.y === b.y) expect(a.x1 <= b.x0 || b.x1 <= a.x0).toBe(true);
+  });
+
   it('marks fallen skittles', () => {
     const svg = skittlesSvg('skittles-5', new Set(['king'])).value;
     expect(svg.match(/class="pin down"/g)).toHaveLength(1);
@@ -79,19 +90,66 @@ describe('pictures', () => {
 describe('fragments', () => {
   const rec = (over = {}) => ({ table: '1', state: sampleState('1', over), availability: null, health: null, lastShot: null });
 
-  it('scoreboard: scores, whose turn, last shot with its rule ids; waiting without state', () => {
+  it('scoreboard: scores, whose turn, the last shot in plain words (no rule ids); waiting without state', () => {
     const html = scoreboardFragment(rec(), '1').value;
     expect(html).toContain('data-score="12"');
     expect(html).toMatch(/class="player active"[^>]*data-player="Ana"/);
-    expect(html).toContain('<span class="rule">TC-1</span>');
+    expect(html).toContain('Ana scores 1');
+    expect(html).not.toContain('TC-1');
+    expect(html).toContain('<h1 class="table-name">Table 1</h1>');
     expect(scoreboardFragment(undefined, '9').value).toContain('Waiting for this table');
+    expect(scoreboardFragment(rec({ name: 'Centre table' }), '1').value).toContain('Centre table');
   });
 
-  it('scoreboard: countdown games say what is left; the simulated label shows', () => {
-    const html = scoreboardFragment(rec({ variant: 'skittles-7-pyramid', simulated: true }), '1').value;
-    expect(html).toContain('left of 40');
-    expect(html).toContain('SIMULATED');
+  it('scoreboard: innings against the limit, points still needed, handicap, an adjustment with its reason', () => {
+    const html = scoreboardFragment(
+      rec({
+        match: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 40, options: { inningsLimit: 50 } },
+        players: [
+          { name: 'Ana', score: 12, innings: 9, highRun: 4, average: 1.333, run: 2, target: 40 },
+          { name: 'Ben', score: 9, innings: 8, highRun: 3, average: 1.125, run: 0, target: 30 },
+        ],
+        adjustments: [{ player: 'Ben', delta: 1, reason: 'scorer error', afterShot: 17 }],
+      }),
+      '1',
+    ).value;
+    expect(html).toContain('9/50');
+    expect(html).toMatch(/class="needs">28</);
+    expect(html).toContain('handicap');
+    expect(html).toContain('Referee: Ben +1 (scorer error)');
+  });
+
+  it('scoreboard: countdown games show points left, never below 0, and no average', () => {
+    const html = scoreboardFragment(rec({ variant: 'skittles-7-pyramid', players: [{ name: 'Ana', score: -25, innings: 4, highRun: 3, average: -12.5, run: 0, target: 300 }, { name: 'Ben', score: 40, innings: 4, highRun: 3, average: 2, run: 0, target: 300 }] }), '1').value;
+    expect(html).toContain('points left');
+    expect(html).toContain('data-score="0"');
+    expect(html).not.toContain('Average');
+    expect(html).not.toContain('-12.5');
     expect(html).toContain('skittles-svg');
+  });
+
+  it('scoreboard: match point, a high run, the match clock', () => {
+    const html = scoreboardFragment(
+      rec({
+        matchStartedAt: new Date(Date.now() - 65_000).toISOString(),
+        players: [
+          { name: 'Ana', score: 39, innings: 9, highRun: 6, average: 4.333, run: 6, target: 40 },
+          { name: 'Ben', score: 9, innings: 8, highRun: 3, average: 1.125, run: 0, target: 40 },
+        ],
+      }),
+      '1',
+    ).value;
+    expect(html).toMatch(/data-player="Ana"[\s\S]*match point[\s\S]*high run 6!/);
+    expect(html).toContain('class="player active celebrate"');
+    expect(html).toMatch(/class="match-clock" data-since="\d+"[^>]*>1:0[5-9]</);
+    expect(scoreboardFragment(rec({ status: 'finished', winner: 'Ana', matchStartedAt: new Date().toISOString() }), '1').value).not.toContain('match-clock');
+  });
+
+  it('scoreboard in Russian uses the seeds’ terms', () => {
+    const html = scoreboardFragment(rec(), '1', { lang: 'ru' }).value;
+    expect(html).toContain('Серия');
+    expect(html).toContain('Карамболь в три борта');
+    expect(html).toContain('Стол 1');
   });
 
   it('referee: the prompt shows the question, the facts and one button per option', () => {
@@ -104,10 +162,31 @@ describe('fragments', () => {
         { index: 1, ruling: 'no-score' as const, points: 0, foul: null, turnPasses: true, rules: ['TC-1'] },
       ],
     };
-    const html = refereeFragment(rec({ status: 'awaiting-referee', prompt }), '1').value;
-    expect(html).toContain('How did this shot end?');
-    expect(html).toContain('Event 2 (cushion): ball is one of <strong>white / red</strong>');
+    const shot = { type: 'shot' as const, table: '1', at: '', result: null, prompt: true, events: [{ kind: 'ball', balls: ['white', 'red'], t: 100 }, { kind: 'cushion', rail: 'foot', ball: null, t: 500 }] };
+    const r = { ...rec({ status: 'awaiting-referee', prompt }), lastShot: shot, promptShot: shot };
+    const html = refereeFragment(r, '1').value;
+    expect(html).toContain('Which ball hit the foot rail at 0.50 s after white met red — white or red?');
+    expect(html).toContain('Ana scores 1, the run goes on');
+    expect(html).toContain('No point — turn passes to Ben');
     expect(html.match(/data-action="ruling"/g)).toHaveLength(2);
+    // No likelihood from the hub: the engine's order, nothing pre-selected.
+    expect(html).not.toContain('selected');
+    expect(html).toMatch(/<details class="evidence-box">/);
+    // With likelihoods: most likely first and pre-selected, its figure shown.
+    const weighed = { ...prompt, options: [{ ...prompt.options[0]!, likelihood: 0.2 }, { ...prompt.options[1]!, likelihood: 0.8 }] };
+    const html2 = refereeFragment({ ...r, state: { ...r.state, prompt: weighed } }, '1').value;
+    expect(html2.indexOf('data-option="1"')).toBeLessThan(html2.indexOf('data-option="0"'));
+    expect(html2).toMatch(/option ruling-no-score selected" data-action="ruling" data-ruling="no-score" data-option="1" data-key="1"/);
+    expect(html2).toContain('80% likely');
+    expect(refereeFragment(r, '1', 'ru').value).toContain('Какой шар ударился в нижний борт');
+  });
+
+  it('referee: undo names what it takes back; adjustments sit in the shot list with their reason', () => {
+    const r = rec({ adjustments: [{ player: 'Ben', delta: 1, reason: 'scorer error', afterShot: 17 }] });
+    const html = refereeFragment(r, '1').value;
+    expect(html).toContain('data-undo="the adjustment (Referee: Ben +1 (scorer error))"');
+    expect(html).toMatch(/<li class="adjust"[^>]*>Referee: Ben \+1 \(scorer error\)/);
+    expect(refereeFragment(rec(), '1').value).toContain('data-undo="the last shot (Ana scores 1)"');
   });
 
   it('an idle table (no match yet, as the hub publishes it) reads as such everywhere', () => {

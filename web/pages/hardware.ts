@@ -1,46 +1,45 @@
 import { h, type Html } from '../html.ts';
 import { railsSvg } from './svg.ts';
 import { SKITTLES } from '../../hub/rules/ids.ts';
+import { messages, named, type Messages } from '../i18n.ts';
 
 /**
  * Impact channels of the board (firmware-bridge/protocol.ts): 0–5 rail piezos, 6 ball
  * contact. Which rail a piezo sits behind is the hub's table configuration (`rails`); the
  * names here are the default wiring. Bed vibration and the skittle switches have no threshold.
  */
-export const CHANNELS = [
-  { channel: 0, name: 'piezo 0 (head rail)' },
-  { channel: 1, name: 'piezo 1 (foot rail)' },
-  { channel: 2, name: 'piezo 2 (left rail)' },
-  { channel: 3, name: 'piezo 3 (right rail)' },
-  { channel: 4, name: 'piezo 4 (left, foot half)' },
-  { channel: 5, name: 'piezo 5 (right, foot half)' },
-  { channel: 6, name: 'ball contact (click)' },
-];
+export const CHANNELS = [0, 1, 2, 3, 4, 5, 6] as const;
 
-export function hardwareBody(table: string): Html {
+/** A channel's name in the default wiring. */
+function channelName(channel: number, m: Messages): string {
+  const where = [m.rail.head, m.rail.foot, m.rail.left, m.rail.right, m.hwLeftFootHalf, m.hwRightFootHalf][channel];
+  return where ? m.hwPiezo(channel, where) : m.hwClick;
+}
+
+export function hardwareBody(table: string, name: string, m: Messages = messages('en')): Html {
   return h`<main class="hw" data-table="${table}">
-  <h1>Table ${table} · sensors</h1>
+  <h1>${m.hwTitle(name)}</h1>
   <div class="hw-grid">
     <section class="card">
-      <h2>Live hits</h2>
-      <p class="muted">Tap a rail: it lights up as the hit arrives.</p>
-      ${railsSvg()}
-      <div class="skittle-lights">${SKITTLES.map((k) => h`<span class="sk-light" id="sk-${k}" data-skittle="${k}">${k}</span>`)}</div>
+      <h2>${m.hwLiveHits}</h2>
+      <p class="muted">${m.hwTapHint}</p>
+      ${railsSvg(m)}
+      <div class="skittle-lights">${SKITTLES.map((k) => h`<span class="sk-light" id="sk-${k}" data-skittle="${k}">${named(m.skittle, k)}</span>`)}</div>
     </section>
     <section class="card">
-      <h2>Channels</h2>
-      <table class="channels"><thead><tr><th>#</th><th>Sensor</th><th>Last amplitude</th><th>Hits</th></tr></thead>
-      <tbody>${CHANNELS.map((c) => h`<tr id="ch-${c.channel}"><td>${c.channel}</td><td>${c.name}</td><td><div class="meter"><div class="bar" id="bar-${c.channel}"></div></div><span class="amp" id="amp-${c.channel}">–</span></td><td class="num" id="hits-${c.channel}">0</td></tr>`)}</tbody></table>
-      <p>Bed vibration <span class="meter"><span class="bar" id="bar-vibration"></span></span><span class="amp" id="amp-vibration">–</span></p>
-      <h3>Recent sensor events</h3>
+      <h2>${m.hwChannels}</h2>
+      <table class="channels"><thead><tr><th>#</th><th>${m.hwSensor}</th><th>${m.hwLastAmplitude}</th><th>${m.hwHits}</th></tr></thead>
+      <tbody>${CHANNELS.map((c) => h`<tr id="ch-${c}"><td>${c}</td><td>${channelName(c, m)}</td><td><div class="meter"><div class="bar" id="bar-${c}"></div></div><span class="amp" id="amp-${c}">–</span></td><td class="num" id="hits-${c}">0</td></tr>`)}</tbody></table>
+      <p>${m.hwVibration} <span class="meter"><span class="bar" id="bar-vibration"></span></span><span class="amp" id="amp-vibration">–</span></p>
+      <h3>${m.hwRecent}</h3>
       <ol id="sensor-log" class="sensor-log"></ol>
     </section>
     <section class="card">
-      <h2>Thresholds</h2>
+      <h2>${m.hwThresholds}</h2>
       <form id="thresholds-form">
-        <table class="channels"><thead><tr><th>#</th><th>Sensor</th><th>Threshold (0–255)</th><th>Refractory (ms)</th></tr></thead>
-        <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td>${c.name}</td><td><input type="number" name="threshold-${c.channel}" min="0" max="255" value="40" required></td><td><input type="number" name="refractory-${c.channel}" min="0" max="7000" value="30" required></td></tr>`)}</tbody></table>
-        <button class="btn primary" type="submit">Send to the board</button>
+        <table class="channels"><thead><tr><th>#</th><th>${m.hwSensor}</th><th>${m.hwThreshold}</th><th>${m.hwRefractory}</th></tr></thead>
+        <tbody>${CHANNELS.map((c) => h`<tr><td>${c}</td><td>${channelName(c, m)}</td><td><input type="number" name="threshold-${c}" aria-label="${m.hwThresholdOf(channelName(c, m))}" min="0" max="255" value="40" required></td><td><input type="number" name="refractory-${c}" aria-label="${m.hwRefractoryOf(channelName(c, m))}" min="0" max="7000" value="30" required></td></tr>`)}</tbody></table>
+        <button class="btn primary" type="submit">${m.hwSend}</button>
       </form>
       <p id="board-settings" class="muted">Board settings: not reported yet.</p>
     </section>
@@ -52,10 +51,10 @@ export function hardwareBody(table: string): Html {
       <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td class="num" id="noise-${c.channel}">–</td><td class="num" id="knock-${c.channel}">–</td><td class="num" id="proposal-${c.channel}">–</td><td id="rate-${c.channel}">–</td></tr>`)}</tbody></table>
     </section>
     <section class="card">
-      <h2>Tap test</h2>
-      <p class="muted">Tap each rail in turn when asked. The page checks that the hit arrives as that rail (the hub maps piezo channels to rails) and shows the channel it came on.</p>
-      <ol id="taptest" class="taptest">${['head', 'foot', 'left', 'right'].map((r) => h`<li data-rail="${r}"><span class="tt-rail">${r} rail</span> <span class="tt-state">not tested</span></li>`)}</ol>
-      <div class="row"><button type="button" class="btn primary" id="taptest-start">Start tap test</button></div>
+      <h2>${m.hwTapTest}</h2>
+      <p class="muted">${m.hwTapHelp}</p>
+      <ol id="taptest" class="taptest">${(['head', 'foot', 'left', 'right'] as const).map((r) => h`<li data-rail="${r}" data-name="${m.rail[r]}"><span class="tt-rail">${m.rail[r]}</span> <span class="tt-state">${m.hwNotTested}</span></li>`)}</ol>
+      <div class="row"><button type="button" class="btn primary" id="taptest-start">${m.hwStartTap}</button></div>
       <p id="taptest-msg" class="big-msg"></p>
     </section>
   </div>

@@ -1,129 +1,217 @@
-import { FOUL_KINDS, RAILS, SKITTLES, VARIANT_IDS } from '../../hub/rules/ids.ts';
+import { FOUL_KINDS, RAILS } from '../../hub/rules/ids.ts';
+import { FIVE_SKITTLES, SEVEN_SKITTLES } from '../../hub/rules/skittles/values.ts';
+import { VARIANT_IDS } from '../../hub/rules/ids.ts';
 import { h, type Html } from '../html.ts';
+import { messages, named, type Lang, type Messages } from '../i18n.ts';
 import type { TableRecord, TableView } from '../store.ts';
-import { rulesChips, shotText, statusText, variantName } from './scoreboard.ts';
+import { adjustmentLine, isSkittles, rulesChips, shotLine, statusText, tableName, variantName } from './scoreboard.ts';
 import type { LooseEvent } from './shot-event.ts';
 
+type PromptOption = NonNullable<TableView['prompt']>['options'][number] & { likelihood?: number; condition?: string };
+type Fact = { event: number; kind: string; field: string; candidates: string[] };
 
-function eventText(e: LooseEvent): string {
-  const b = (v: unknown) => (typeof v === 'string' ? v : '?');
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const seconds = (e: LooseEvent | undefined, m: Messages) => (e && typeof e.t === 'number' && e.t > 0 ? m.atTime((e.t / 1000).toFixed(2)) : '');
+
+/** One event of the shot in words ("white hit the foot rail"). */
+function eventText(e: LooseEvent, m: Messages): string {
+  const ball = (v: unknown) => (str(v) ? named(m.ball, str(v)!) : m.unknownBall);
   switch (e.kind) {
-    case 'ball':
-      return `balls ${Array.isArray(e.balls) ? e.balls.map(b).join(' – ') : '?'}`;
+    case 'ball': {
+      const [a, b] = Array.isArray(e.balls) ? e.balls : [];
+      return m.evBalls(ball(a), ball(b));
+    }
     case 'cushion':
-      return `${b(e.rail)} rail, ball ${b(e.ball)}`;
+      return m.evRail(named(m.rail, str(e.rail) ?? '?'), ball(e.ball));
     case 'skittle':
-      return `skittle ${b(e.skittle)} down, by ${b(e.by)}`;
+      return m.evSkittle(named(m.skittle, str(e.skittle) ?? '?'), ball(e.by));
     case 'foul':
-      return `foul ${b(e.foul)} (${b(e.by)})`;
+      return m.evFoul(named(m.foul, str(e.foul) ?? '?'));
     default:
-      return `${b(e.kind)}${e.ball !== undefined ? ` ${b(e.ball)}` : ''}`;
+      return str(e.kind) ?? '?';
   }
 }
 
-/** The shot's events as evidence, the undetermined ones marked. */
-function evidence(rec: TableRecord, unknown: ReadonlySet<number>): Html {
-  const events = (rec.lastShot?.events ?? []).filter((e): e is LooseEvent => typeof e === 'object' && e !== null);
-  if (events.length === 0) return h``;
-  return h`<h3>The shot, as the sensors saw it</h3><ol class="evidence">${events.map(
-    (e, i) => h`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e)}${unknown.has(i) ? h` <strong>← undetermined</strong>` : ''}</li>`,
-  )}</ol>`;
+function shotEvents(rec: TableRecord): LooseEvent[] {
+  const shot = rec.promptShot ?? rec.lastShot;
+  return (shot?.events ?? []).filter((e): e is LooseEvent => typeof e === 'object' && e !== null);
 }
 
-function promptCard(s: TableView, rec: TableRecord): Html {
+/** The prompt as one question a referee would ask: about the first undetermined contact, in its context. */
+export function plainQuestion(facts: readonly Fact[], events: readonly LooseEvent[], m: Messages): string {
+  const onEvents = facts.filter((f) => f.event >= 0 && f.event < events.length);
+  const f = onEvents[0];
+  if (!f) return `${m.qHowEnd} ${facts.length > 0 ? m.qDepends : m.qTooMany}`;
+  const e = events[f.event]!;
+  const prev = events.slice(0, f.event).reverse().find((p) => !(p.kind === 'cushion' && p.ball == null) && p.kind !== 'foul');
+  const after = prev ? m.qAfter(eventText(prev, m)) : '';
+  // The candidates end the question: "…: white or red?" (ball pairs come as "white+red").
+  const choices = ` ${m.qChoices(f.candidates.map((c) => c.split('+').map((b) => named(m.ball, b)).join(` ${m.and} `)))}`;
+  if (f.field === 'by') return `${m.qWhichFelled(named(m.skittle, str(e.skittle) ?? '?'))}${choices}`;
+  if (f.field === 'balls') return `${m.qWhichBalls(seconds(e, m) + after)}${choices}`;
+  if (e.kind === 'cushion') return `${m.qWhichBall(m.qHitRail(named(m.rail, str(e.rail) ?? '?')), `${seconds(e, m)}${after}`)}${choices}`;
+  return `${m.qWhichBall(eventText(e, m), seconds(e, m))}${choices}`;
+}
+
+/** What choosing an option does, in the referee's words: "Ana scores 1, the run goes on". */
+export function optionResult(o: PromptOption, s: TableView, m: Messages): string {
+  const shooter = s.turn ?? '';
+  const i = s.players.findIndex((p) => p.name === shooter);
+  const next = s.players.length > 1 && i >= 0 ? s.players[(i + 1) % s.players.length]!.name : shooter;
+  const turn = o.turnPasses ? m.outTurnTo(next) : m.outRunGoesOn;
+  if (o.ruling === 'score') return `${m.outScores(shooter, o.points)}, ${turn}`;
+  if (o.ruling === 'no-score') return `${m.outNoPoint} — ${turn}`;
+  const loss = o.points < 0 ? `${m.outLoses(shooter, -o.points)}, ` : '';
+  return `${m.outFoul(named(m.foul, o.foul ?? 'referee'))} — ${loss}${turn}`;
+}
+
+/** Options most likely first when the hub weighs them (`likelihood`, 0..1); the engine's order otherwise. */
+export function orderedOptions(options: readonly PromptOption[]): { options: PromptOption[]; weighed: boolean } {
+  const weighed = options.some((o) => typeof o.likelihood === 'number' && Number.isFinite(o.likelihood));
+  if (!weighed) return { options: [...options], weighed };
+  const like = (o: PromptOption) => (typeof o.likelihood === 'number' && Number.isFinite(o.likelihood) ? o.likelihood : -1);
+  return { options: [...options].sort((a, b) => like(b) - like(a)), weighed };
+}
+
+function promptCard(s: TableView, rec: TableRecord, m: Messages): Html {
   const p = s.prompt;
   if (!p) return h``;
-  return h`<section class="card prompt" id="prompt">
-  <h2>Decision needed</h2>
-  <p class="question">${p.question}</p>
-  ${evidence(rec, new Set(p.facts.map((f) => f.event)))}
-  ${p.facts.length > 0 ? h`<h3>Undetermined facts</h3><ul class="facts">${p.facts.map((f) => h`<li>Event ${f.event + 1} (${f.kind}): ${f.field} is one of <strong>${f.candidates.join(' / ')}</strong></li>`)}</ul>` : ''}
-  ${p.rules.length > 0 ? h`<p>Rules: ${rulesChips(p.rules)}</p>` : ''}
-  <div class="options">${p.options.map(
-    (o) => h`<button type="button" class="btn option ruling-${o.ruling}" data-action="ruling" data-ruling="${o.ruling}" data-option="${o.index}">
-      <span class="o-main">${o.ruling === 'score' ? 'Score' : o.ruling === 'no-score' ? 'No score' : 'Foul'}${o.points ? ` · ${o.points} ${o.points === 1 ? 'point' : 'points'}` : ''}${o.foul ? ` · ${o.foul}` : ''}</span>
-      <span class="o-sub">${o.turnPasses ? 'turn passes' : 'player continues'}${o.assumption ? h` · if ${o.assumption}` : ''}</span>
-      ${rulesChips(o.rules)}
-    </button>`,
-  )}</div>
+  const events = shotEvents(rec);
+  const facts = p.facts as Fact[];
+  const unknown = new Set(facts.map((f) => f.event));
+  const { options, weighed } = orderedOptions(p.options as PromptOption[]);
+  return h`<section class="card prompt" id="prompt" aria-labelledby="prompt-q" data-weighed="${weighed ? '1' : '0'}">
+  <p class="prompt-kicker">${m.decisionNeeded}</p>
+  <h2 id="prompt-q" class="question">${plainQuestion(facts, events, m)}</h2>
+  <div class="options" role="group" aria-labelledby="prompt-q">${options.map((o, k) => {
+    const condition = str(o.condition) ?? (o.assumption ? m.ifCondition(o.assumption) : null);
+    const selected = weighed && k === 0;
+    return h`<button type="button" class="btn option ruling-${o.ruling}${selected ? ' selected' : ''}" data-action="ruling" data-ruling="${o.ruling}" data-option="${o.index}" data-key="${k + 1}" aria-pressed="${selected ? 'true' : 'false'}">
+      <kbd>${k + 1}</kbd><span class="o-text">${condition ? h`<span class="o-cond">${condition}</span> — ` : ''}<span class="o-result">${optionResult(o, s, m)}</span></span>${typeof o.likelihood === 'number' ? h`<span class="o-like">${m.likely(Math.round(o.likelihood * 100))}</span>` : ''}
+    </button>`;
+  })}</div>
+  <p class="muted keys">${m.keysHint(options.length)}</p>
+  <details class="evidence-box"><summary>${m.theSensorsSaw}</summary>
+    ${events.length > 0 ? h`<ol class="evidence">${events.map((e, i) => h`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e, m)}${unknown.has(i) ? h` <strong>← ${m.undetermined}</strong>` : ''}</li>`)}</ol>` : ''}
+    ${p.rules.length > 0 ? h`<p>${m.rules}: ${rulesChips(p.rules)}</p>` : ''}
+    <ul class="option-rules">${options.map((o, k) => h`<li>${k + 1}: ${rulesChips(o.rules)}</li>`)}</ul>
+  </details>
 </section>`;
 }
 
-/** The live part of the console: state, prompt, recent shots. */
-export function refereeFragment(rec: TableRecord | undefined, table: string): Html {
-  const s = rec?.state;
-  if (!s || s.status === 'idle') return h`<section class="card" data-status="idle"><h2>Table ${table}</h2><p class="muted">No match on this table. Start one.</p></section>`;
-  const next = s.nextShot;
-  return h`<section class="card state" data-seq="${s.seq}" data-status="${s.status}">
-  <h2>Table ${s.table} · ${variantName(s.variant)} <span class="badge status-${s.status}">${statusText(s)}</span>${s.simulated ? h` <span class="badge sim">SIMULATED</span>` : ''}</h2>
-  <table class="score-table"><thead><tr><th></th><th>Player</th><th>Score</th><th>Target</th><th>Run</th><th>Inn.</th><th>Avg</th><th>HR</th></tr></thead>
-  <tbody>${s.players.map((p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td>${s.turn === p.name ? '▶' : ''}</td><td>${p.name}</td><td class="num big">${p.score}</td><td class="num">${p.target}</td><td class="num">${p.run}</td><td class="num">${p.innings}</td><td class="num">${p.average === null ? '—' : p.average.toFixed(3)}</td><td class="num">${p.highRun}</td></tr>`)}</tbody></table>
-  ${(s.pendingShots ?? 0) > 0 ? h`<p class="pending">${s.pendingShots} shot${s.pendingShots === 1 ? '' : 's'} from the sensors waiting behind the open decision.</p>` : ''}
-  ${next && (next.declare || next.fouls.length > 0) ? h`<p class="pending">Next shot: ${next.declare ? `declared ${next.declare}` : ''} ${next.fouls.map((f) => `${f.foul} (${f.by})`).join(', ')}</p>` : ''}
-  <h3>Recent shots (${s.shotCount} in all)</h3>
-  <ol class="shots" start="${Math.max(1, s.shotCount - s.shots.length + 1)}">${s.shots
-    .slice(-8)
-    .map((x) => h`<li class="${x.foul ? 'foul' : x.points > 0 ? 'scored' : ''}">${shotText(x)} ${rulesChips(x.rules)}${x.turnPasses ? ' · turn passes' : ''}</li>`)}</ol>
-</section>
-${promptCard(s, rec!)}`;
+/** What undo would take back, in words: the console names it on the button and asks once. */
+export function undoTarget(s: TableView, m: Messages): string | null {
+  const last = s.shots[s.shots.length - 1];
+  const adj = (s.adjustments ?? []).at(-1);
+  if (adj && adj.afterShot >= s.shotCount) return m.undoAdjust(adjustmentLine(adj, m));
+  if (s.status === 'awaiting-referee') return m.undoPending;
+  if (!last) return null;
+  if (last.ruling) return m.undoRuling;
+  return m.undoShot(shotLine(last, m));
 }
 
-const options = (values: readonly string[], selected?: string) => values.map((v) => h`<option value="${v}"${v === selected ? ' selected' : ''}>${v}</option>`);
+/** The recent shots with the adjustments between them, newest last. */
+function shotList(s: TableView, m: Messages): Html {
+  const first = s.shotCount - s.shots.length;
+  const adjustments = s.adjustments ?? [];
+  const items: Html[] = [];
+  for (const a of adjustments) if (a.afterShot <= first) items.push(h`<li class="adjust" value="${Math.max(1, a.afterShot)}">${adjustmentLine(a, m)}</li>`);
+  s.shots.forEach((x, i) => {
+    const n = first + i + 1;
+    items.push(h`<li class="${x.foul ? 'foul' : x.points > 0 ? 'scored' : ''}" value="${n}">${shotLine(x, m)} ${rulesChips(x.rules)}</li>`);
+    for (const a of adjustments) if (a.afterShot === n) items.push(h`<li class="adjust" value="${n}">${adjustmentLine(a, m)}</li>`);
+  });
+  return h`<ol class="shots">${items.slice(-10)}</ol>`;
+}
 
-/** The forms of the console (static; the script fills player lists from the live state). */
-export function refereeForms(table: string): Html {
-  return h`<section class="card" id="start-card">
-  <h2>Start a match</h2>
+/** The live part of the console: the open decision first, then the score and the recent shots. */
+export function refereeFragment(rec: TableRecord | undefined, table: string, lang: Lang = 'en'): Html {
+  const m = messages(lang);
+  const s = rec?.state;
+  if (!s || s.status === 'idle') return h`<section class="card" data-status="idle" data-variant=""><h2>${tableName(s ?? null, table, m)}</h2><p class="muted">${m.noMatchStart}</p></section>`;
+  const next = s.nextShot;
+  const undo = undoTarget(s, m);
+  return h`${promptCard(s, rec!, m)}<section class="card state" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant ?? ''}" data-undo="${undo ?? ''}">
+  <h2>${tableName(s, table, m)} · ${variantName(s.variant, m)} <span class="badge status-${s.status}">${statusText(s, m)}</span></h2>
+  <table class="score-table"><thead><tr><th><span class="sr-only">${m.atTable}</span></th><th>${m.player}</th><th>${m.score}</th><th>${m.target}</th><th>${m.runShort}</th><th>${m.inningsShort}</th><th>${m.avgShort}</th><th>${m.hrShort}</th></tr></thead>
+  <tbody>${s.players.map((p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td>${s.turn === p.name ? '▶' : ''}</td><td>${p.name}</td><td class="num big">${p.score}</td><td class="num">${p.target}</td><td class="num">${p.run}</td><td class="num">${p.innings}</td><td class="num">${p.average.toFixed(3)}</td><td class="num">${p.highRun}</td></tr>`)}</tbody></table>
+  ${(s.pendingShots ?? 0) > 0 ? h`<p class="pending">${m.pendingShots(s.pendingShots)}</p>` : ''}
+  ${next && (next.declare || next.fouls.length > 0) ? h`<p class="pending">${m.nextShotSet([next.declare ? m.declared(next.declare === 'safety' ? m.declSafety : m.declCarom) : '', ...next.fouls.map((f) => `${named(m.foul, f.foul)} (${f.by === 'shooter' ? m.byShooter : m.byOpponent})`)].filter(Boolean).join(', '))}</p>` : ''}
+  <h3>${m.recentShots(s.shotCount)}</h3>
+  ${shotList(s, m)}
+</section>`;
+}
+
+const options = (values: readonly string[], dict: Record<string, string>, selected?: string) => values.map((v) => h`<option value="${v}"${v === selected ? ' selected' : ''}>${named(dict, v)}</option>`);
+
+const CAROM_PAIRS = [['white', 'yellow'], ['white', 'red'], ['yellow', 'red']] as const;
+const SKITTLE_PAIRS = [['cue', 'one'], ['cue', 'two'], ['one', 'two']] as const;
+
+/** The forms of the console, filled from the table's current match; the script keeps them in step with the live state. */
+export function refereeForms(table: string, rec: TableRecord | undefined, lang: Lang = 'en', nextFixture: { id: string; home: string; away: string } | null = null): Html {
+  const m = messages(lang);
+  const s = rec?.state ?? null;
+  const setup = s?.match ?? null;
+  const variant = setup?.variant ?? s?.variant ?? 'three-cushion';
+  const players = setup?.players ?? [];
+  const inningsLimit = typeof setup?.options.inningsLimit === 'number' ? String(setup.options.inningsLimit) : '';
+  const skittles = isSkittles(variant);
+  const skittleSet: readonly string[] = variant === 'skittles-5' ? FIVE_SKITTLES : SEVEN_SKITTLES;
+  return h`<section class="card" id="corrections">
+  <h2>${m.corrections}</h2>
+  <div class="row"><button type="button" class="btn warn" id="undo" data-nothing="${m.undoNothing}">${m.undoNothing}</button></div>
+  <div class="row undo-confirm" id="undo-confirm" hidden><span id="undo-question"></span><button type="button" class="btn danger" id="undo-yes">${m.client.confirmUndo}</button><button type="button" class="btn" id="undo-no">${m.cancel}</button></div>
+  <form id="adjust-form" class="form-grid">
+    <label>${m.player} <select name="player" class="player-select">${players.map((p) => h`<option value="${p}">${p}</option>`)}</select></label>
+    <label>${m.change} <input name="delta" type="number" step="1" required placeholder="-1"></label>
+    <label class="wide">${m.reason} <input name="reason" required maxlength="200" placeholder="${m.reasonPlaceholder}"></label>
+    <button class="btn" type="submit">${m.adjustScore}</button>
+  </form>
+</section>
+<section class="card" id="start-card">
+  <h2>${m.startMatch}</h2>
+  ${setup ? h`<div class="row"><button type="button" class="btn primary" id="rematch">${m.rematch(`${setup.players.join(' – ')} · ${variantName(setup.variant, m)} · ${setup.target}`)}</button></div>` : ''}
+  ${nextFixture ? h`<div class="row"><button type="button" class="btn" id="next-fixture" data-fixture="${nextFixture.id}">${m.nextFixture(`${nextFixture.home} – ${nextFixture.away}`)}</button></div>` : ''}
   <form id="start-form" class="form-grid">
-    <label>Game <select name="variant">${VARIANT_IDS.map((v) => h`<option value="${v}"${v === 'three-cushion' ? ' selected' : ''}>${variantName(v)}</option>`)}</select></label>
-    <label>Target <input name="target" type="number" min="1" max="100000" value="15" required></label>
-    <label>Player 1 (breaks) <input name="p1" required maxlength="60" autocomplete="off"></label>
-    <label>Player 2 <input name="p2" required maxlength="60" autocomplete="off"></label>
-    <label>Player 3 (optional) <input name="p3" maxlength="60" autocomplete="off"></label>
-    <label>Innings limit <input name="inningsLimit" type="number" min="1" placeholder="none"></label>
-    <label>Handicap targets <input name="targets" placeholder="e.g. 30,20" autocomplete="off"></label>
-    <label class="check"><input name="equalizingInning" type="checkbox"> Equalizing inning</label>
-    <label class="wide">More options (JSON) <input name="options" placeholder='{"safetiesAllowed": false}' autocomplete="off"></label>
-    <button class="btn primary" type="submit">Start match</button>
+    <label>${m.game} <select name="variant">${VARIANT_IDS.map((v) => h`<option value="${v}"${v === variant ? ' selected' : ''}>${variantName(v, m)}</option>`)}</select></label>
+    <label>${m.target} <input name="target" type="number" min="1" max="100000" value="${String(setup?.target ?? 15)}" required></label>
+    <label>${m.player1} <input name="p1" required maxlength="60" autocomplete="off" value="${players[0] ?? ''}"></label>
+    <label>${m.player2} <input name="p2" required maxlength="60" autocomplete="off" value="${players[1] ?? ''}"></label>
+    <label>${m.player3} <input name="p3" maxlength="60" autocomplete="off" value="${players[2] ?? ''}"></label>
+    <label>${m.inningsLimit} <input name="inningsLimit" type="number" min="1" placeholder="${m.noLimit}" value="${inningsLimit}"></label>
+    <label>${m.handicapTargets} <input name="targets" placeholder="30,20" autocomplete="off"></label>
+    <label class="check"><input name="equalizingInning" type="checkbox"${setup?.options.equalizingInning === true ? ' checked' : ''}> ${m.equalizingInning}</label>
+    <label class="wide">${m.moreOptions} <input name="options" placeholder='{"safetiesAllowed": false}' autocomplete="off"></label>
+    <button class="btn" type="submit">${m.startButton}</button>
   </form>
 </section>
 <section class="card">
-  <h2>Next shot</h2>
+  <h2>${m.nextShotTitle}</h2>
   <form id="next-form" class="form-grid">
-    <label>Declaration <select name="declare"><option value="">none</option><option value="safety">safety</option><option value="carom">called carom</option></select></label>
-    <label>Foul <select name="foul"><option value="">none</option>${options(FOUL_KINDS)}</select></label>
-    <label>Foul by <select name="by"><option value="shooter">shooter</option><option value="opponent">opponent</option></select></label>
-    <button class="btn" type="submit">Set for next shot</button>
+    <label>${m.declaration} <select name="declare"><option value="">${m.declNone}</option><option value="safety">${m.declSafety}</option><option value="carom">${m.declCarom}</option></select></label>
+    <label>${m.foulLabel} <select name="foul"><option value="">${m.declNone}</option>${options(FOUL_KINDS, m.foul)}</select></label>
+    <label>${m.foulBy} <select name="by"><option value="shooter">${m.byShooter}</option><option value="opponent">${m.byOpponent}</option></select></label>
+    <button class="btn" type="submit">${m.setNextShot}</button>
   </form>
 </section>
 <section class="card">
-  <h2>Enter a shot by hand</h2>
-  <div class="builder">
-    <div class="row"><span class="lbl">Balls</span>${['white', 'yellow', 'red'].flatMap((a, i, all) => all.slice(i + 1).map((b) => h`<button type="button" class="btn chip" data-add="ball" data-a="${a}" data-b="${b}">${a}–${b}</button>`))}${['one', 'two'].map((b) => h`<button type="button" class="btn chip" data-add="ball" data-a="cue" data-b="${b}">cue–${b}</button>`)}</div>
-    <div class="row"><span class="lbl">Rails</span>${RAILS.map((r) => h`<button type="button" class="btn chip" data-add="cushion" data-rail="${r}">${r}</button>`)}</div>
-    <div class="row"><span class="lbl">Skittles</span>${SKITTLES.map((k) => h`<button type="button" class="btn chip" data-add="skittle" data-skittle="${k}">${k}</button>`)}</div>
-    <div class="row"><span class="lbl">Foul</span><select id="manual-foul">${options(FOUL_KINDS)}</select><button type="button" class="btn chip" data-add="foul">add foul</button></div>
+  <h2>${m.manualTitle}</h2>
+  <div class="builder" data-variant="${variant}">
+    <div class="row"><span class="lbl">${m.ballsRow}</span>${(skittles ? SKITTLE_PAIRS : CAROM_PAIRS).map(([a, b]) => h`<button type="button" class="btn chip" data-add="ball" data-a="${a}" data-b="${b}">${named(m.ball, a)}–${named(m.ball, b)}</button>`)}</div>
+    <div class="row"><span class="lbl">${m.railsRow}</span>${RAILS.map((r) => h`<button type="button" class="btn chip" data-add="cushion" data-rail="${r}">${named(m.rail, r)}</button>`)}</div>
+    ${skittles ? h`<div class="row"><span class="lbl">${m.skittlesRow}</span>${skittleSet.map((k) => h`<button type="button" class="btn chip" data-add="skittle" data-skittle="${k}">${named(m.skittle, k)}</button>`)}</div>` : ''}
+    <div class="row"><label class="inline-label">${m.foulLabel} <select id="manual-foul">${options(FOUL_KINDS, m.foul)}</select></label><button type="button" class="btn chip" data-add="foul">${m.addFoul}</button></div>
     <ol id="manual-events" class="manual-events"></ol>
-    <div class="row"><button type="button" class="btn" id="manual-clear">Clear</button><button type="button" class="btn primary" id="manual-send">Send shot</button></div>
+    <div class="row"><button type="button" class="btn" id="manual-clear">${m.clear}</button><button type="button" class="btn primary" id="manual-send">${m.sendShot}</button></div>
   </div>
 </section>
 <section class="card">
-  <h2>Corrections</h2>
-  <div class="row"><button type="button" class="btn warn" id="undo">Undo last shot or ruling</button></div>
-  <form id="adjust-form" class="form-grid">
-    <label>Player <select name="player" class="player-select"></select></label>
-    <label>Change <input name="delta" type="number" step="1" required placeholder="-1"></label>
-    <label class="wide">Reason <input name="reason" required maxlength="200" placeholder="scorer error"></label>
-    <button class="btn" type="submit">Adjust score</button>
-  </form>
+  <h2>${m.endMatch}</h2>
+  <form id="draw-form" class="form-grid"><label class="wide">${m.reason} <input name="reason" maxlength="200"></label><button class="btn warn" type="submit">${m.declareDraw}</button></form>
+  <form id="forfeit-form" class="form-grid"><label>${m.forfeiter} <select name="player" class="player-select">${players.map((p) => h`<option value="${p}">${p}</option>`)}</select></label><label class="wide">${m.reason} <input name="reason" maxlength="200"></label><button class="btn danger" type="submit">${m.forfeit}</button></form>
 </section>
 <section class="card">
-  <h2>End the match</h2>
-  <form id="draw-form" class="form-grid"><label class="wide">Reason <input name="reason" maxlength="200"></label><button class="btn warn" type="submit">Declare a draw</button></form>
-  <form id="forfeit-form" class="form-grid"><label>Player who forfeits <select name="player" class="player-select"></select></label><label class="wide">Reason <input name="reason" maxlength="200"></label><button class="btn danger" type="submit">Forfeit</button></form>
-</section>
-<section class="card">
-  <h2>Export the match log</h2>
-  <div class="row"><a class="btn" href="/api/tables/${table}/export?format=jsonl" download>Download JSONL</a><a class="btn" href="/api/tables/${table}/export?format=csv" download>Download CSV</a></div>
+  <h2>${m.exportTitle}</h2>
+  <div class="row"><a class="btn" href="/api/tables/${table}/export?format=jsonl" download>${m.downloadJsonl}</a><a class="btn" href="/api/tables/${table}/export?format=csv" download>${m.downloadCsv}</a></div>
 </section>`;
 }

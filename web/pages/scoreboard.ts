@@ -1,80 +1,117 @@
 import type { PlayerView, ShotResult } from '../../hub/rules/view.ts';
 import { h, type Html } from '../html.ts';
+import { messages, named, type Lang, type Messages } from '../i18n.ts';
 import type { TableRecord, TableView } from '../store.ts';
 import { skittlesSvg, timelineSvg } from './svg.ts';
 
-export const VARIANT_NAMES: Record<string, string> = {
-  carom: 'Carom',
-  'one-cushion': 'One-cushion',
-  'three-cushion': 'Three-cushion',
-  'free-game': 'Free game',
-  'balkline-47-1': 'Balkline 47/1',
-  'balkline-47-2': 'Balkline 47/2',
-  'balkline-71-2': 'Balkline 71/2',
-  'balkline-74-2': 'Balkline 74/2',
-  artistic: 'Artistic',
-  'skittles-5': 'Five skittles',
-  'skittles-7-pyramid': 'Seven skittles · pyramid',
-  'skittles-7-carom': 'Seven skittles · carom',
-};
+const EN = messages('en');
+export const VARIANT_NAMES: Record<string, string> = EN.variant;
 
-export const variantName = (v: string | null): string => (v === null ? 'No match' : (VARIANT_NAMES[v] ?? v));
+export const variantName = (v: string | null, m: Messages = EN): string => (v === null ? m.noMatch : named(m.variant, v));
 export const isSkittles = (v: string | null): boolean => v !== null && v.startsWith('skittles');
 export const isCountdown = (v: string | null): boolean => v !== null && v.startsWith('skittles-7');
 
+/** A table's display name: config `name` (published in the state), else "Table <id>". */
+export const tableName = (s: TableView | null, table: string, m: Messages = EN): string => (s?.name ? s.name : m.table(table));
+
 const BALL_OF = ['white', 'yellow'];
 
-export function statusText(s: TableView): string {
+export function statusText(s: TableView, m: Messages = EN): string {
   switch (s.status) {
     case 'idle':
-      return 'No match';
+      return m.noMatch;
     case 'playing':
-      return 'Playing';
+      return m.playing;
     case 'awaiting-referee':
-      return 'Referee decision';
+      return m.refereeDecision;
     case 'finished':
-      return s.winner ? `${s.winner} wins` : 'Finished';
+      return s.winner ? m.wins(s.winner) : m.finished;
     case 'drawn':
-      return 'Drawn';
+      return m.drawn;
   }
 }
 
-export function shotText(shot: ShotResult): string {
-  const parts = [shot.shooter];
-  if (shot.foul) parts.push(`foul (${shot.foul})`);
-  else parts.push(shot.points === 1 ? '1 point' : `${shot.points} points`);
-  for (const a of shot.awards ?? []) if (a.player !== shot.shooter) parts.push(`${a.points} to ${a.player}`);
-  if (shot.ruling) parts.push(`referee: ${shot.ruling}`);
-  return parts.join(' · ');
+/** A shot in plain words ("Foul: cue ball off the bed — 2 to Gus"); rule ids are for the console only. */
+export function shotLine(shot: ShotResult, m: Messages = EN): string {
+  const parts: string[] = [];
+  if (shot.foul) {
+    parts.push(m.shotFoul(named(m.foul, shot.foul)));
+    if (shot.points < 0) parts.push(m.shotLoses(shot.shooter, -shot.points));
+  } else parts.push(shot.points > 0 ? m.shotScores(shot.shooter, shot.points) : m.shotNoPoint(shot.shooter));
+  for (const a of shot.awards ?? []) if (a.player !== shot.shooter && a.points !== 0) parts.push(m.shotTo(a.points, a.player));
+  if (shot.ruling) parts.push(m.shotRuled);
+  return parts.join(' — ');
+}
+/** Kept for callers of the old name. */
+export const shotText = (shot: ShotResult): string => shotLine(shot, EN);
+
+export function adjustmentLine(a: { player: string; delta: number; reason: string }, m: Messages = EN): string {
+  return m.adjusted(a.player, a.delta, a.reason);
 }
 
+/** Rule ids (RULES.md: TC-1, SK5-15…) as chips; markers such as "referee" are said in words elsewhere. */
 export function rulesChips(rules: readonly string[]): Html {
-  return h`<span class="rules">${rules.map((r) => h`<span class="rule">${r}</span>`)}</span>`;
+  return h`<span class="rules">${rules.filter((r) => /^[A-Z][A-Z0-9]*-/.test(r)).map((r) => h`<span class="rule">${r}</span>`)}</span>`;
 }
 
-function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean): Html {
+/** What a set-up instruction names ("skittle:head", "red") in words. */
+function itemName(item: string, m: Messages): string {
+  const [kind, id] = item.includes(':') ? item.split(':', 2) as [string, string] : ['', item];
+  if (kind === 'skittle') return named(m.skittle, id);
+  return m.ball[id] ?? m.skittle[id] ?? named(m.rail, id);
+}
+const placeText = (to: string, m: Messages) => (to === 'on its spot' || to === 'its spot' ? m.onItsSpot : to);
+
+function inningsLimit(s: TableView): number | null {
+  const limit = s.match?.options.inningsLimit;
+  return typeof limit === 'number' && limit > 0 ? limit : null;
+}
+
+/** Points per inning, newest last, from the shots the state carries (the last 20). */
+export function inningsStrip(s: TableView, player: string): number[] {
+  const innings: { shooter: string; points: number }[] = [];
+  for (const x of s.shots) {
+    const last = innings[innings.length - 1];
+    if (last && last.shooter === x.shooter && !s.shots[s.shots.indexOf(x) - 1]?.turnPasses) last.points += Math.max(0, x.points);
+    else innings.push({ shooter: x.shooter, points: Math.max(0, x.points) });
+  }
+  return innings.filter((i) => i.shooter === player).map((i) => i.points).slice(-8);
+}
+
+function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m: Messages): Html {
   const active = s.turn === p.name && (s.status === 'playing' || s.status === 'awaiting-referee');
   const winner = s.winner === p.name;
   const skittles = isSkittles(s.variant);
+  const countdown = isCountdown(s.variant);
   const ball = skittles ? null : i < 2 ? BALL_OF[i]! : active ? (s.cueBall ?? null) : null;
-  const of = isCountdown(s.variant) ? `left of ${p.target}` : `of ${p.target}`;
-  return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}" data-player="${p.name}"><div class="player-in">
-  <div class="pname">${ball ? h`<span class="ball ball-${ball}" title="${ball} ball"></span>` : ''}<span class="name">${p.name}</span>${active ? h`<span class="turn-tag">at table</span>` : ''}${winner ? h`<span class="turn-tag win">winner</span>` : ''}</div>
-  <div class="score" data-score="${p.score}">${p.score}</div>
-  <div class="target">${of}</div>
+  const score = countdown ? Math.max(0, p.score) : p.score;
+  const handicap = new Set(s.players.map((q) => q.target)).size > 1;
+  const limit = inningsLimit(s);
+  const needs = countdown ? null : Math.max(0, p.target - p.score);
+  const adjusted = (s.adjustments ?? []).filter((a) => a.player === p.name).reduce((t, a) => t + a.delta, 0);
+  const strip = compact ? [] : inningsStrip(s, p.name);
+  // Celebrations: one point from the target (carom games), a run that ties the player's best of the match.
+  const carom = !skittles && s.variant !== 'artistic';
+  const matchPoint = carom && s.status === 'playing' && needs === 1;
+  const highRun = active && p.run >= 3 && p.run === p.highRun;
+  return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}${highRun ? ' celebrate' : ''}" data-player="${p.name}"><div class="player-in">
+  <div class="pname">${ball ? h`<span class="ball ball-${ball}" title="${named(m.ball, ball)}"></span>` : ''}<span class="name" title="${p.name}">${p.name}</span>${active ? h`<span class="turn-tag">${m.atTable}</span>` : ''}${winner ? h`<span class="turn-tag win">${m.winner}</span>` : ''}${matchPoint ? h`<span class="turn-tag mp">${m.matchPoint}</span>` : ''}${highRun ? h`<span class="turn-tag hr">${m.highRunTag(p.run)}</span>` : ''}</div>
+  <div class="score" data-score="${score}">${score}</div>
+  <div class="target">${countdown ? m.pointsLeft : m.ofTarget(p.target)}${handicap ? h` <span class="hc">${m.handicap}</span>` : ''}${adjusted !== 0 ? h` <span class="adj" title="${(s.adjustments ?? []).filter((a) => a.player === p.name).map((a) => adjustmentLine(a, m)).join('; ')}">${adjusted > 0 ? '+' : ''}${adjusted}</span>` : ''}${strip.length > 0 ? h`<ol class="strip" aria-label="${m.inningsHistory}">${strip.map((n) => h`<li class="${n > 0 ? 'pos' : ''}">${n}</li>`)}</ol>` : ''}</div>
   ${compact ? '' : h`<dl class="stats">
-    <div><dt>Run</dt><dd>${p.run}</dd></div>
-    <div><dt>Innings</dt><dd>${p.innings}</dd></div>
-    ${p.average === null ? '' : h`<div><dt>Average</dt><dd>${p.average.toFixed(3)}</dd></div>`}
-    <div><dt>High run</dt><dd>${p.highRun}</dd></div>
+    <div><dt>${m.run}</dt><dd>${p.run}</dd></div>
+    <div><dt>${m.innings}</dt><dd class="innings">${p.innings}${limit ? `/${limit}` : ''}</dd></div>
+    ${countdown ? h`<div><dt>${m.highRun}</dt><dd>${p.highRun}</dd></div>` : h`<div><dt>${m.average}</dt><dd>${p.average === null ? '—' : p.average.toFixed(3)}</dd></div><div><dt>${m.needs}</dt><dd class="needs">${needs}</dd></div>`}
   </dl>`}
 </div></article>`;
 }
 
-function lastShotLine(s: TableView): Html {
+function lastShotLine(s: TableView, m: Messages): Html {
   const last = s.shots[s.shots.length - 1];
-  if (!last) return h`<div class="lastshot empty">No shot yet · ${s.turn ?? ''} breaks</div>`;
-  return h`<div class="lastshot ${last.foul ? 'foul' : last.points > 0 ? 'scored' : 'miss'}"><span class="ls-label">Last shot</span><span class="ls-text">${shotText(last)}</span>${rulesChips(last.rules)}</div>`;
+  const adj = (s.adjustments ?? []).at(-1);
+  if (adj && adj.afterShot >= s.shotCount) return h`<div class="lastshot adjust"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${adjustmentLine(adj, m)}</span></div>`;
+  if (!last) return h`<div class="lastshot empty">${m.noShotYet(s.turn ?? '')}</div>`;
+  return h`<div class="lastshot ${last.foul ? 'foul' : last.points > 0 ? 'scored' : 'miss'}"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${shotLine(last, m)}</span></div>`;
 }
 
 function fallenSkittles(rec: TableRecord): Set<string> {
@@ -87,57 +124,103 @@ function fallenSkittles(rec: TableRecord): Set<string> {
 }
 
 /** Artistic billiards: the figure being played and the attempt (state extension). */
-function figureLine(s: TableView): Html {
+function figureLine(s: TableView, m: Messages): Html {
   const f = s.figure as { number?: unknown; of?: unknown; id?: unknown; name?: unknown; value?: unknown } | null | undefined;
   if (!f || typeof f !== 'object') return h``;
   const attempt = typeof s.attempt === 'number' ? s.attempt : null;
-  return h`<div class="lastshot figure"><span class="ls-label">Figure ${String(f.number ?? '')} of ${String(f.of ?? '')}</span><span class="ls-text">${String(f.id ?? '')} ${String(f.name ?? '')}${typeof f.value === 'number' ? ` · ${f.value} points` : ''}${attempt !== null ? ` · attempt ${attempt} of 3` : ''}</span></div>`;
+  const of = typeof f.of === 'number' && f.of > 1 ? String(f.of) : '';
+  return h`<div class="lastshot figure"><span class="ls-label">${m.figure(String(f.number ?? ''), of)}</span><span class="ls-text">${String(f.id ?? '')} ${String(f.name ?? '')}${typeof f.value === 'number' ? ` · ${f.value}` : ''}${attempt !== null ? ` · ${m.attempt(attempt)}` : ''}</span></div>`;
+}
+
+/** What a screen reader announces when the state changes: the score and the last shot. */
+export function announcement(s: TableView | null | undefined, m: Messages = EN): string {
+  if (!s || s.status === 'idle') return '';
+  const score = s.players.map((p) => `${p.name} ${isCountdown(s.variant) ? Math.max(0, p.score) : p.score}`).join(', ');
+  const last = s.shots[s.shots.length - 1];
+  return `${statusText(s, m)}. ${score}.${last ? ` ${m.lastShot}: ${shotLine(last, m)}.` : ''}`;
 }
 
 export interface ScoreboardOptions {
   compact?: boolean;
+  lang?: Lang;
 }
 
 /** The live part of the scoreboard; the client swaps it in on every state change. */
 export function scoreboardFragment(rec: TableRecord | undefined, table: string, o: ScoreboardOptions = {}): Html {
+  const m = messages(o.lang ?? 'en');
   const s = rec?.state;
   if (!s) {
-    return h`<div class="sb waiting"><div class="sb-head"><span class="table-name">Table ${table}</span></div><p class="idle">Waiting for this table…</p></div>`;
+    return h`<div class="sb waiting"><div class="sb-head"><h1 class="table-name">${m.table(table)}</h1></div><p class="idle">${m.waitingForTable}</p></div>`;
   }
   const compact = o.compact === true;
   if (s.status === 'idle' || s.variant === null) {
-    return h`<div class="sb idle-table" data-seq="${s.seq}" data-status="idle"><header class="sb-head"><span class="table-name">Table ${s.table}</span>${s.simulated ? h`<span class="badge sim">SIMULATED</span>` : ''}<span class="badge">No match</span></header><p class="idle">No match on this table yet.</p></div>`;
+    return h`<div class="sb idle-table" data-seq="${s.seq}" data-status="idle"><header class="sb-head"><h1 class="table-name">${tableName(s, table, m)}</h1><span class="badge">${m.noMatch}</span></header><p class="idle">${m.noMatchYet}</p></div>`;
   }
+  if (compact) return lowerThird(s, table, m);
   const skittles = isSkittles(s.variant);
   const banner =
     s.status === 'awaiting-referee'
-      ? h`<div class="banner ref">Waiting for the referee's decision on the last shot</div>`
+      ? h`<div class="banner ref">${m.waitingReferee}</div>`
       : s.status === 'finished'
-        ? h`<div class="banner end">${s.winner ?? 'Nobody'} wins${s.endRule ? h` · ${s.endRule}` : ''}</div>`
+        ? h`<div class="banner end">${s.winner ? m.wins(s.winner) : m.finished}</div>`
         : s.status === 'drawn'
-          ? h`<div class="banner end">Drawn${s.endRule ? h` · ${s.endRule}` : ''}</div>`
+          ? h`<div class="banner end">${m.drawn}</div>`
           : '';
   // Shot events are not retained on the broker: after a restart the picture waits for the next shot.
-  const noTimeline = s.shots.length > 0 ? 'The timeline appears with the next shot' : 'No shot yet';
+  const noTimeline = s.shots.length > 0 ? m.timelineNext : m.noShotYet('');
   const instructions = (s.instructions ?? []) as readonly { item: string; to: string; rule: string }[];
-  return h`<div class="sb ${skittles ? 'sb-skittles' : 'sb-carom'}${compact ? ' compact' : ''}" data-seq="${s.seq}" data-status="${s.status}">
+  const events = rec.lastShot?.events ?? [];
+  return h`<div class="sb ${skittles ? 'sb-skittles' : 'sb-carom'}" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant}">
   <header class="sb-head">
-    <span class="table-name">Table ${s.table}</span>
-    <span class="variant">${variantName(s.variant)}</span>
-    ${s.simulated ? h`<span class="badge sim">SIMULATED</span>` : ''}
-    <span class="badge status-${s.status}">${statusText(s)}</span>
+    <h1 class="table-name">${tableName(s, table, m)}</h1>
+    <span class="variant">${variantName(s.variant, m)}</span>
+    ${s.simulated ? h`<span class="badge sim">${m.simulated}</span>` : ''}
+    ${matchClock(s, m)}
+    <span class="badge status-${s.status}">${statusText(s, m)}</span>
   </header>
   ${banner}
-  <section class="players n${s.players.length}">${s.players.map((p, i) => playerCard(s, p, i, compact))}</section>
-  ${compact ? h`${figureLine(s)}${lastShotLine(s)}` : h`<section class="detail">
-    ${figureLine(s)}
-    ${lastShotLine(s)}
+  <section class="players n${s.players.length}">${s.players.map((p, i) => playerCard(s, p, i, false, m))}</section>
+  <section class="detail">
+    ${figureLine(s, m)}
+    ${lastShotLine(s, m)}
     ${skittles
-      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>Skittles down on the last shot: ${[...fallenSkittles(rec)].join(', ') || 'none'}</figcaption>${skittlesSvg(s.variant ?? '', fallenSkittles(rec))}</figure>
-      <div class="side">${instructions.length === 0 ? h`<div class="instructions none"><h3>Set up: nothing to place</h3></div>` : h`<div class="instructions"><h3>Set up</h3><ul>${instructions.map((x) => h`<li><strong>${x.item}</strong> → ${x.to} <span class="rule">${x.rule}</span></li>`)}</ul></div>`}
-      <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [], 'narrow', noTimeline)}</figure></div></div>`
-      : h`${instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">Place</span>${instructions.map((x) => h`<span class="ls-text">${x.item} → ${x.to}</span><span class="rule">${x.rule}</span>`)}</div>` : ''}
-    <figure class="timeline"><figcaption>Last shot timeline</figcaption>${timelineSvg(rec.lastShot?.events ?? [], 'wide', noTimeline)}${timelineSvg(rec.lastShot?.events ?? [], 'narrow', noTimeline)}</figure>`}
-  </section>`}
+      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant ?? '', fallenSkittles(rec), m)}</figure>
+      <div class="side">${instructions.length === 0 ? h`<div class="instructions none"><h2>${m.nothingToPlace}</h2></div>` : h`<div class="instructions"><h2>${m.setUp}</h2><ul>${instructions.map((x) => h`<li><strong>${itemName(x.item, m)}</strong> → ${placeText(x.to, m)}</li>`)}</ul></div>`}
+      <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'narrow', noTimeline, m)}</figure></div></div>`
+      : h`${instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">${m.place}</span>${instructions.map((x) => h`<span class="ls-text">${itemName(x.item, m)} → ${placeText(x.to, m)}</span>`)}</div>` : ''}
+    <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'wide', noTimeline, m)}${timelineSvg(events, 'narrow', noTimeline, m)}</figure>`}
+  </section>
+</div>`;
+}
+
+/** Time since the match started (the script keeps it ticking); none once it is over. */
+function matchClock(s: TableView, m: Messages): Html {
+  const since = typeof s.matchStartedAt === 'string' ? Date.parse(s.matchStartedAt) : NaN;
+  if (!Number.isFinite(since) || (s.status !== 'playing' && s.status !== 'awaiting-referee')) return h``;
+  return h`<span class="match-clock" data-since="${since}" title="${m.matchTime}" aria-label="${m.matchTime}">${clockText(Date.now() - since)}</span>`;
+}
+
+export function clockText(ms: number): string {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const hms = [Math.floor(t / 3600), Math.floor((t % 3600) / 60), t % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return hms[0]! > 0 ? `${hms[0]}:${two(hms[1]!)}:${two(hms[2]!)}` : `${hms[1]}:${two(hms[2]!)}`;
+}
+
+/** The overlay: a one-line lower third, as broadcasters make them. */
+function lowerThird(s: TableView, table: string, m: Messages): Html {
+  const countdown = isCountdown(s.variant);
+  const limit = inningsLimit(s);
+  const banner = s.status === 'finished' ? (s.winner ? m.wins(s.winner) : m.finished) : s.status === 'drawn' ? m.drawn : null;
+  return h`<div class="sb compact lt" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant ?? ''}">
+  <div class="lt-bar">
+    <span class="lt-game">${variantName(s.variant, m)}${countdown ? '' : h` · ${m.ofTarget(s.players[0]?.target ?? 0)}`}</span>
+    ${s.players.map((p) => {
+      const active = s.turn === p.name && (s.status === 'playing' || s.status === 'awaiting-referee');
+      return h`<span class="player lt-player${active ? ' active' : ''}${s.winner === p.name ? ' winner' : ''}" data-player="${p.name}"><span class="name">${p.name}</span><span class="score">${countdown ? Math.max(0, p.score) : p.score}</span><span class="lt-stats stat-run">${m.runShort} ${p.run}</span><span class="lt-stats stat-inn">${m.inningsShort} ${p.innings}${limit ? `/${limit}` : ''}</span>${countdown ? '' : h`<span class="lt-stats stat-avg">${m.avgShort} ${p.average.toFixed(3)}</span>`}</span>`;
+    })}
+  </div>
+  ${banner ? h`<div class="lt-note">${banner}</div>` : s.status === 'awaiting-referee' ? h`<div class="lt-note">${m.waitingReferee}</div>` : ''}
+  <span class="sr-only">${m.table(table)}</span>
 </div>`;
 }

@@ -1,5 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
+import { isLang, pickLang, type Lang } from '../i18n.ts';
 import type { z } from 'zod';
 import type { RateLimiter, Session, SessionStore } from '../auth.ts';
 import type { MqttLink } from '../mqtt-link.ts';
@@ -64,4 +66,11 @@ export async function readJsonBody<T extends z.ZodType>(c: { req: { json(): Prom
   }
   const parsed = schema.safeParse(raw);
   return parsed.success ? { ok: true, data: parsed.data } : { ok: false, response: jsonError(400, zodMessage(parsed.error)) };
+}
+
+/** The request's language; `?lang=` (the switch on every page) is remembered in a cookie for this browser. */
+export function requestLang(c: Context, venue: Lang): Lang {
+  const query = c.req.query('lang');
+  if (isLang(query) && getCookie(c, 'lang') !== query) setCookie(c, 'lang', query, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'Lax', httpOnly: true });
+  return pickLang(query, getCookie(c, 'lang'), venue);
 }

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { commandSchemas, type CommandName } from '../../hub/contract/mqtt.ts';
 import { exportText } from './api.ts';
 import { h } from '../html.ts';
-import { layout } from '../pages/layout.ts';
+import { langSwitch, layout } from '../pages/layout.ts';
 import { leagueAdminBody, leagueDisplayFragment, leagueResultsBody } from '../pages/league.ts';
+import { messages } from '../i18n.ts';
 import { HubRequestError } from '../mqtt-link.ts';
-import { jsonError, needLoginApi, needLoginPage, readJsonBody, zodMessage, type AppDeps, type Env } from './common.ts';
+import { jsonError, needLoginApi, needLoginPage, readJsonBody, requestLang, zodMessage, type AppDeps, type Env } from './common.ts';
 
 const omitEnvelope = { transaction: true } as const;
 /** Bodies of the league's console commands: the contract's own schemas without the envelope. */
@@ -65,31 +66,45 @@ export function leagueRoutes(app: Hono<Env>, d: AppDeps): void {
     return link.request(commandOf[route], { ...body, ...extra });
   };
 
+  const lang = (c: Context<Env>) => requestLang(c, options.language);
+  const path = (c: Context<Env>) => {
+    const url = new URL(c.req.url);
+    url.searchParams.delete('lang');
+    return `${url.pathname}${url.search}`;
+  };
+
   app.get('/league', (c) => {
     const s = c.get('session');
+    const l = lang(c);
+    const m = messages(l);
     return c.html(
       layout({
-        title: 'House league',
-        body: h`<main class="league-tv"><div id="league-live">${leagueDisplayFragment(league.state, store.list())}</div></main>`,
+        title: m.lgHouse,
+        body: h`<main class="league-tv" data-lang="${l}"><div id="league-live">${leagueDisplayFragment(league.state, store.list(), m)}</div><footer class="display-foot">${langSwitch(l, path(c))}</footer></main>`,
         bodyClass: 'page-league',
         scripts: ['league.js'],
         csrf: s?.csrf ?? null,
         nav: false,
+        lang: l,
       }),
     );
   });
   /** The display's pages alone, for the script to swap in. */
-  app.get('/league/live', (c) => c.html(leagueDisplayFragment(league.state, store.list()).value));
+  app.get('/league/live', (c) => c.html(leagueDisplayFragment(league.state, store.list(), messages(lang(c))).value));
 
   app.get('/league/results', (c) => {
     const s = c.get('session');
-    return c.html(layout({ title: 'League results', body: leagueResultsBody(league.state), bodyClass: 'page-league-results', csrf: s?.csrf ?? null, user: s?.username ?? null, nav: true }));
+    const l = lang(c);
+    const m = messages(l);
+    return c.html(layout({ title: m.lgResults, body: leagueResultsBody(league.state, m), bodyClass: 'page-league-results', csrf: s?.csrf ?? null, user: s?.username ?? null, nav: true, lang: l, path: path(c) }));
   });
 
   app.get('/league/admin', needLoginPage, (c) => {
     const s = c.get('session')!;
+    const l = lang(c);
+    const m = messages(l);
     const message = { ...(c.req.query('ok') ? { ok: c.req.query('ok')!.slice(0, 300) } : {}), ...(c.req.query('error') ? { error: c.req.query('error')!.slice(0, 500) } : {}) };
-    return c.html(layout({ title: 'League administration', body: leagueAdminBody(league.state, store.list().map((r) => r.table), s.csrf, message), bodyClass: 'page-league-admin', csrf: s.csrf, user: s.username, nav: true }));
+    return c.html(layout({ title: m.lgAdmin, body: leagueAdminBody(league.state, store.list().map((r) => r.table), s.csrf, message, m), bodyClass: 'page-league-admin', csrf: s.csrf, user: s.username, nav: true, lang: l, path: path(c) }));
   });
 
   app.post('/league/admin/:action', needLoginPage, async (c) => {

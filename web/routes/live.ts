@@ -3,7 +3,9 @@ import { overviewFragment } from '../pages/overview.ts';
 import { refereeFragment } from '../pages/referee.ts';
 import { scoreboardFragment } from '../pages/scoreboard.ts';
 import { sseStream } from '../sse.ts';
-import { tableParam, type AppDeps, type Env } from './common.ts';
+import { requestLang, tableParam, type AppDeps, type Env } from './common.ts';
+import { announcement } from '../pages/scoreboard.ts';
+import { messages } from '../i18n.ts';
 
 /** SSE: `/events` (every table) and `/events/:table`, with server-rendered fragments on request. */
 export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
@@ -17,20 +19,22 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
     const view = c.req.query('view');
     const loggedIn = c.get('session') !== null;
     if (view === 'overview') {
-      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn, store.hubList()).value }), refreshMs: 5000, whole: true });
+      const lang = requestLang(c, options.language);
+      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn, store.hubList(), lang).value }), refreshMs: 5000, whole: true });
     }
     return sseStream(c, { store, registry: d.streams, table: null, payload: recPayload });
   });
   app.get('/events/:table', (c) => {
     const table = tableParam(c);
     const view = c.req.query('view');
+    const lang = requestLang(c, options.language);
     const render =
       view === 'scoreboard' || view === 'overlay'
-        ? () => scoreboardFragment(store.get(table), table, { compact: view === 'overlay' }).value
+        ? () => ({ html: scoreboardFragment(store.get(table), table, { compact: view === 'overlay', lang }).value, say: announcement(store.get(table)?.state, messages(lang)) })
         : view === 'referee'
-          ? () => refereeFragment(store.get(table), table).value
+          ? () => ({ html: refereeFragment(store.get(table), table, lang).value })
           : null;
-    return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? { html: render() } : {}) }) });
+    return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? render() : {}) }) });
   });
 
 }

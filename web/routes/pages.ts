@@ -5,8 +5,10 @@ import { hardwareBody } from '../pages/hardware.ts';
 import { layout } from '../pages/layout.ts';
 import { overviewFragment } from '../pages/overview.ts';
 import { refereeForms, refereeFragment } from '../pages/referee.ts';
-import { scoreboardFragment } from '../pages/scoreboard.ts';
-import { jsonError, needLoginPage, tableParam, type AppDeps, type Env } from './common.ts';
+import { announcement, scoreboardFragment, tableName } from '../pages/scoreboard.ts';
+import { messages, type Lang } from '../i18n.ts';
+import { langSwitch } from '../pages/layout.ts';
+import { jsonError, needLoginPage, requestLang, tableParam, type AppDeps, type Env } from './common.ts';
 
 const STATIC: Record<string, string> = {
   'panel.css': 'text/css; charset=utf-8',
@@ -39,17 +41,33 @@ function queryNumber(v: string | undefined, min: number, max: number, fallback: 
 export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
   const { options, store } = d;
   const now = () => options.clock();
-  const page = (c: Context<Env>, title: string, body: ReturnType<typeof h>, extra: { bodyClass?: string; scripts?: string[]; nav?: boolean } = {}) => {
+  const langOf = (c: Context<Env>) => requestLang(c, options.language);
+  const path = (c: Context<Env>) => {
+    const url = new URL(c.req.url);
+    url.searchParams.delete('lang');
+    return `${url.pathname}${url.search}`;
+  };
+  const page = (c: Context<Env>, title: string, body: ReturnType<typeof h>, extra: { bodyClass?: string; scripts?: string[]; nav?: boolean; lang?: Lang; status?: 404 } = {}) => {
     const s = c.get('session');
-    return c.html(layout({ title, body, csrf: s?.csrf ?? null, user: s?.username ?? null, nav: extra.nav ?? true, ...extra }));
+    const { status, ...rest } = extra;
+    return c.html(layout({ title, body, csrf: s?.csrf ?? null, user: s?.username ?? null, nav: extra.nav ?? true, lang: extra.lang ?? langOf(c), path: path(c), ...rest }), status ?? 200);
+  };
+  /** A table nobody has announced, once the broker's retained states are in: a page that says so, not a wait forever. */
+  const unknownTable = (c: Context<Env>, table: string, lang: Lang) => {
+    if (store.get(table) || store.hubList().some((hub) => hub.tables.includes(table)) || store.list().length === 0) return null;
+    const m = messages(lang);
+    return page(c, `${m.notFoundTitle} · ${m.table(table)}`, h`<main class="notfound"><h1>${m.notFoundTitle}</h1><p>${m.noSuchTable(table)}</p><p><a href="/">${m.backToOverview}</a></p></main>`, { lang, status: 404 });
   };
 
-  app.get('/', (c) =>
-    page(c, 'Venue overview · Billiards', h`<main class="overview"><h1>Venue overview</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null, store.hubList())}</div></main>`, {
+  app.get('/', (c) => {
+    const lang = langOf(c);
+    const m = messages(lang);
+    return page(c, `${m.overviewTitle} · ${m.brand}`, h`<main class="overview" data-lang="${lang}"><h1>${m.overviewTitle}</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null, store.hubList(), lang)}</div></main>`, {
       scripts: ['overview.js'],
       bodyClass: 'page-overview',
-    }),
-  );
+      lang,
+    });
+  });
 
   const displayConfig = (c: Context) => ({
     clock: queryNumber(c.req.query('clock'), 0, 600, 0),
@@ -60,39 +78,59 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
 
   app.get('/tables/:table', (c) => {
     const table = tableParam(c);
-    const cfg = { ...displayConfig(c), table, view: 'scoreboard' };
+    const lang = langOf(c);
+    const missing = unknownTable(c, table, lang);
+    if (missing) return missing;
+    const cfg = { ...displayConfig(c), table, view: 'scoreboard', lang, say: messages(lang).spoken };
     const mirror = c.req.query('mirror') === '1';
+    const rec = store.get(table);
     return page(
       c,
-      `Table ${table} · Scoreboard`,
-      h`<main class="scoreboard-page">${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table)}</div>${cfg.clock > 0 ? h`<div id="shotclock" class="shotclock" hidden><span class="sc-time">–</span><span class="sc-ext"></span></div>` : ''}</main>`,
-      { scripts: ['scoreboard.js'], bodyClass: `page-scoreboard${mirror ? ' mirror' : ''}${cfg.clock > 0 ? ' has-clock' : ''}`, nav: false },
+      tableName(rec?.state ?? null, table, messages(lang)),
+      h`<main class="scoreboard-page">${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(rec, table, { lang })}</div><p id="announce" class="sr-only" aria-live="polite">${announcement(rec?.state, messages(lang))}</p>${cfg.clock > 0 ? h`<div id="shotclock" class="shotclock" hidden><span class="sc-time">–</span><span class="sc-ext"></span></div>` : ''}<footer class="display-foot">${langSwitch(lang, path(c))}</footer></main>`,
+      { scripts: ['scoreboard.js'], bodyClass: `page-scoreboard${mirror ? ' mirror' : ''}${cfg.clock > 0 ? ' has-clock' : ''}`, nav: false, lang },
     );
   });
 
+  // The overlay takes its options from the URL the streaming software opens: ?lang=, ?pos=top|bottom, ?stats=0.
   app.get('/overlay/:table', (c) => {
     const table = tableParam(c);
-    const cfg = { ...displayConfig(c), table, view: 'overlay' };
-    return page(c, `Table ${table} · Overlay`, h`<main class="overlay-page">${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table, { compact: true })}</div></main>`, {
+    const lang = langOf(c);
+    const missing = unknownTable(c, table, lang);
+    if (missing) return missing;
+    const cfg = { ...displayConfig(c), table, view: 'overlay', lang };
+    const pos = c.req.query('pos') === 'top' ? 'top' : 'bottom';
+    const stats = c.req.query('stats') === '0' ? ' no-stats' : '';
+    return page(c, `${messages(lang).table(table)} · ${messages(lang).linkOverlay}`, h`<main class="overlay-page pos-${pos}"><h1 class="sr-only">${messages(lang).table(table)}</h1>${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table, { compact: true, lang })}</div></main>`, {
       scripts: ['scoreboard.js'],
-      bodyClass: `page-overlay${c.req.query('mirror') === '1' ? ' mirror' : ''}`,
+      bodyClass: `page-overlay${stats}${c.req.query('mirror') === '1' ? ' mirror' : ''}`,
       nav: false,
+      lang,
     });
   });
 
   app.get('/referee/:table', needLoginPage, (c) => {
     const table = tableParam(c);
+    const lang = langOf(c);
+    const m = messages(lang);
+    const rec = store.get(table);
+    // The league's next fixture not yet played nor being played, today's first.
+    const fixtures = [...(d.league.state?.todayFixtures ?? []), ...(d.league.state?.seasons.flatMap((x) => x.fixtures) ?? [])];
+    const next = fixtures.find((f) => f.status === 'scheduled') ?? null;
     return page(
       c,
-      `Table ${table} · Referee`,
-      h`<main class="referee" data-table="${table}"><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(store.get(table), table)}</div><div id="toast" class="toast" role="status" aria-live="polite"></div><aside id="replay-clip" class="card" data-table="${table}" hidden></aside></div><div class="ref-forms">${refereeForms(table)}</div></div></main>`,
-      { scripts: ['referee.js', 'replay-clip.js'], bodyClass: 'page-referee' },
+      `${tableName(rec?.state ?? null, table, m)} · ${m.console}`,
+      h`<main class="referee" data-table="${table}" data-lang="${lang}">${jsonBlock('i18n', m.client)}<h1 class="sr-only">${m.console}</h1><div id="toast" class="toast" role="status" aria-live="polite"></div><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(rec, table, lang)}</div><aside id="replay-clip" class="card" data-table="${table}" hidden></aside></div><div class="ref-forms">${refereeForms(table, rec, lang, next)}</div></div></main>`,
+      { scripts: ['referee.js', 'replay-clip.js'], bodyClass: 'page-referee', lang },
     );
   });
 
   app.get('/hardware/:table', needLoginPage, (c) => {
     const table = tableParam(c);
-    return page(c, `Table ${table} · Hardware`, h`${hardwareBody(table)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware' });
+    const lang = langOf(c);
+    const m = messages(lang);
+    const name = tableName(store.get(table)?.state ?? null, table, m);
+    return page(c, m.hwTitle(name), h`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
   });
 
   app.get('/static/:file', async (c) => {

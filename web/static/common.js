@@ -41,6 +41,10 @@ export async function api(method, url, body) {
   } catch {
     data = null;
   }
+  // The session is gone (expired, or logged out elsewhere): log in again and come back here.
+  if (res.status === 401 && document.querySelector('meta[name="csrf-token"]')) {
+    location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+  }
   if (!res.ok) throw new Error((data && data.error) || `HTTP ${res.status}`);
   return data;
 }

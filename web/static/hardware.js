@@ -1,6 +1,7 @@
 // Hardware page: live sensor hits, amplitudes, thresholds sent to the board, guided tap test.
 import { api, live, toast } from './common.js';
 
+const t = JSON.parse(document.getElementById('i18n').textContent || '{}');
 const main = document.querySelector('main.hw');
 const table = main.dataset.table;
 const hits = new Map();
@@ -39,22 +40,22 @@ function ask() {
   document.querySelectorAll('.rail.expected').forEach((r) => r.classList.remove('expected'));
   if (testIndex >= order.length) {
     const failed = items.filter((li) => li.classList.contains('fail')).length;
-    msg.textContent = failed === 0 ? 'Tap test passed: every rail answered on its own channel.' : `Tap test: ${failed} rail(s) failed.`;
+    msg.textContent = failed === 0 ? t.passed : `${t.failed} ${failed}`;
     testIndex = -1;
     return;
   }
   const rail = order[testIndex];
   items.forEach((li, i) => li.classList.toggle('current', i === testIndex));
   document.getElementById(`rail-${rail}`).classList.add('expected');
-  msg.textContent = `Tap the ${rail} rail now…`;
-  testTimer = setTimeout(() => result(false, 'no hit within 10 s'), 10_000);
+  msg.textContent = `${t.tapNow} ${items[testIndex].dataset.name}…`;
+  testTimer = setTimeout(() => result(false, t.noHit), 10_000);
 }
 
 function result(pass, detail) {
   const li = items[testIndex];
   li.classList.remove('current');
   li.classList.add(pass ? 'pass' : 'fail');
-  li.querySelector('.tt-state').textContent = pass ? `ok (${detail})` : `failed: ${detail}`;
+  li.querySelector('.tt-state').textContent = pass ? `${t.ok} (${detail})` : `${t.failedWord}: ${detail}`;
   testIndex += 1;
   ask();
 }
@@ -62,7 +63,7 @@ function result(pass, detail) {
 document.getElementById('taptest-start').addEventListener('click', () => {
   items.forEach((li) => {
     li.classList.remove('pass', 'fail');
-    li.querySelector('.tt-state').textContent = 'not tested';
+    li.querySelector('.tt-state').textContent = t.notTested;
   });
   testIndex = 0;
   ask();
@@ -143,8 +144,8 @@ function onEvent(ev) {
   while (log.children.length > 50) log.lastChild.remove();
   if (testIndex >= 0 && ev.sensor === 'rail-hit') {
     const want = order[testIndex];
-    if (ev.rail === want) result(true, `channel ${ch}${typeof ev.amplitude === 'number' ? ', amplitude ' + ev.amplitude : ''}`);
-    else result(false, `the hit came as ${ev.rail || '?'} (channel ${ch})`);
+    if (ev.rail === want) result(true, `${t.channel} ${ch}${typeof ev.amplitude === 'number' ? `, ${t.amplitude} ${ev.amplitude}` : ''}`);
+    else result(false, `${t.cameAs} ${ev.rail || '?'} (${t.channel} ${ch})`);
   }
 }
 
@@ -173,7 +174,7 @@ tf.addEventListener('submit', async (e) => {
   button.disabled = true;
   try {
     await api('POST', `/api/tables/${encodeURIComponent(table)}/thresholds`, { channels });
-    toast('Thresholds sent to the board', true);
+    toast(t.sent, true);
   } catch (err) {
     toast(err.message, false);
   } finally {

@@ -21,7 +21,7 @@ function show(i) {
 
 async function refresh() {
   try {
-    const res = await fetch('/league/live', { credentials: 'same-origin' });
+    const res = await fetch(`/league/live?lang=${document.documentElement.lang || 'en'}`, { credentials: 'same-origin' });
     if (!res.ok) throw new Error(String(res.status));
     const html = await res.text();
     if (root && root.dataset.html !== html) {

@@ -2,4 +2,4 @@
 import { live, swap } from './common.js';
 
 const el = document.getElementById('live');
-live('/events?view=overview', { state: (msg) => swap(el, msg.html) });
+live(`/events?view=overview&lang=${document.documentElement.lang || 'en'}`, { state: (msg) => swap(el, msg.html) });

@@ -52,15 +52,17 @@ function speak(prev, next) {
   if (!cfg.speak || !('speechSynthesis' in window) || !prev || !next) return;
   if (next.seq <= prev.seq) return;
   const parts = [];
-  if (next.status === 'finished' && next.winner) parts.push(`Game. ${next.winner} wins.`);
-  else if (next.status === 'awaiting-referee') parts.push('Referee decision.');
+  const say = cfg.say || { game: 'Game. {name} wins.', referee: 'Referee decision.', toPlay: '{name} to play.' };
+  if (next.status === 'finished' && next.winner) parts.push(say.game.replace('{name}', next.winner));
+  else if (next.status === 'awaiting-referee') parts.push(say.referee);
   for (const p of next.players) {
     const before = prev.players.find((q) => q.name === p.name);
     if (!before || before.score !== p.score) parts.push(`${p.name}, ${p.score}.`);
   }
-  if (parts.length === 0 && next.turn && next.turn !== prev.turn) parts.push(`${next.turn} to play.`);
+  if (parts.length === 0 && next.turn && next.turn !== prev.turn) parts.push(say.toPlay.replace('{name}', next.turn));
   if (parts.length === 0) return;
   const u = new SpeechSynthesisUtterance(parts.join(' '));
+  u.lang = cfg.lang === 'ru' ? 'ru-RU' : 'en-GB';
   u.rate = 0.95;
   window.speechSynthesis.speak(u);
 }
@@ -68,6 +70,8 @@ function speak(prev, next) {
 function onState(msg) {
   const next = msg.state;
   if (msg.html !== undefined) swap(liveEl, msg.html);
+  const announce = document.getElementById('announce');
+  if (announce && typeof msg.say === 'string' && announce.textContent !== msg.say) announce.textContent = msg.say;
   const prev = state;
   state = next;
   if (!next) return;
@@ -81,4 +85,16 @@ function onState(msg) {
   tick();
 }
 
-live(`/events/${encodeURIComponent(cfg.table)}?view=${cfg.view}`, { state: onState });
+live(`/events/${encodeURIComponent(cfg.table)}?view=${cfg.view}&lang=${cfg.lang || 'en'}`, { state: onState });
+
+// The match clock: the server renders it, this keeps it ticking between state changes.
+function clockText(ms) {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const s = String(t % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+setInterval(() => {
+  for (const el of document.querySelectorAll('.match-clock[data-since]')) el.textContent = clockText(Date.now() - Number(el.dataset.since));
+}, 1000);

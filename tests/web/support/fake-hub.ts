@@ -69,6 +69,7 @@ export async function startFakeHub(o: { url: string; password: string; baseTopic
       pendingShots: 0,
       match: { variant: tb.setup.variant, players: [...tb.setup.players], target: tb.setup.target, options: { ...(tb.setup.options ?? {}) } },
       nextShot: tb.nextShot,
+      adjustments: tb.match.adjustmentLog.map((a) => ({ ...a })),
     };
   };
 
