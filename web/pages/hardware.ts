@@ -44,10 +44,10 @@ export function hardwareBody(table: string, name: string, m: Messages = messages
       <p id="board-settings" class="muted">Board settings: not reported yet.</p>
     </section>
     <section class="card">
-      <h2>Calibration from data</h2>
-      <p class="muted">Record the noise floor with the table untouched, run the tap test with soft knocks, then let the page propose each threshold: twice the loudest noise, below 70 % of the softest knock. Check the form and send it.</p>
-      <div class="row"><button type="button" class="btn" id="noise-record">Record noise</button> <button type="button" class="btn primary" id="propose">Propose thresholds</button></div>
-      <table class="channels"><thead><tr><th>#</th><th>Noise peak</th><th>Softest knock</th><th>Proposal</th><th>Noise hits above it</th></tr></thead>
+      <h2>${m.hwCalTitle}</h2>
+      <p class="muted">${m.hwCalHelp}</p>
+      <div class="row"><button type="button" class="btn" id="noise-record">${m.hwRecordNoise}</button> <button type="button" class="btn primary" id="propose">${m.hwPropose}</button></div>
+      <table class="channels"><thead><tr><th>#</th><th>${m.hwNoisePeak}</th><th>${m.hwSoftestKnock}</th><th>${m.hwProposal}</th><th>${m.hwNoiseHits}</th></tr></thead>
       <tbody>${CHANNELS.map((c) => h`<tr><td>${c}</td><td class="num" id="noise-${c}">–</td><td class="num" id="knock-${c}">–</td><td class="num" id="proposal-${c}">–</td><td id="rate-${c}">–</td></tr>`)}</tbody></table>
     </section>
     <section class="card">

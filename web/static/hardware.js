@@ -80,11 +80,11 @@ noiseButton.addEventListener('click', () => {
     noise.clear();
     noiseMs = 0;
     noiseSince = Date.now();
-    noiseButton.textContent = 'Stop recording';
+    noiseButton.textContent = t.stopRecording;
   } else {
     noiseMs = Date.now() - noiseSince;
     noiseSince = null;
-    noiseButton.textContent = 'Record noise';
+    noiseButton.textContent = t.recordNoise;
   }
 });
 
@@ -112,8 +112,8 @@ function propose() {
     const high = Math.floor(0.7 * softest);
     const value = Math.min(255, low <= high ? low : high);
     const above = n.filter((a) => a >= value).length;
-    document.getElementById(`proposal-${ch}`).textContent = low <= high ? String(value) : `${value} (no clean gap)`;
-    document.getElementById(`rate-${ch}`).textContent = ms > 0 ? `${above} in ${(ms / 1000).toFixed(0)} s ≈ ${Math.round((above * 3_600_000) / ms)}/h` : `${above}`;
+    document.getElementById(`proposal-${ch}`).textContent = low <= high ? String(value) : `${value} (${t.noCleanGap})`;
+    document.getElementById(`rate-${ch}`).textContent = ms > 0 ? `${above} ${t.inSeconds} ${(ms / 1000).toFixed(0)} s ≈ ${Math.round((above * 3_600_000) / ms)}/h` : `${above}`;
     const input = document.querySelector(`input[name="threshold-${ch}"]`);
     if (input) input.value = String(value);
   }
