@@ -87,7 +87,7 @@ export function distort(l: Lens, p: Vec2): Vec2 {
   return [cx + x * f * s, cy + y * f * s];
 }
 
-/** The pixel the lens shows → the ideal pixel (fixed-point iteration; exact to well below a pixel for |k1| ≤ 0.3). */
+/** The pixel the lens shows → the ideal pixel (Newton's method on the radius). */
 export function undistort(l: Lens, p: Vec2): Vec2 {
   if (l.k1 === 0) return p;
   const s = halfDiagonal(l);
@@ -95,13 +95,20 @@ export function undistort(l: Lens, p: Vec2): Vec2 {
   const cy = l.height / 2;
   const xd = (p[0] - cx) / s;
   const yd = (p[1] - cy) / s;
-  let x = xd;
-  let y = yd;
-  for (let k = 0; k < 20; k++) {
-    const f = 1 + l.k1 * (x * x + y * y);
-    x = xd / f;
-    y = yd / f;
+  const rd = Math.hypot(xd, yd);
+  if (rd === 0) return p;
+  // Newton on r·(1 + k1·r²) = r_d.
+  let r = rd;
+  for (let k = 0; k < 12; k++) {
+    const f = r + l.k1 * r * r * r - rd;
+    const d = 1 + 3 * l.k1 * r * r;
+    if (d <= 1e-9) break;
+    const step = f / d;
+    r -= step;
+    if (Math.abs(step) < 1e-12) break;
   }
+  const x = (xd * r) / rd;
+  const y = (yd * r) / rd;
   return [cx + x * s, cy + y * s];
 }
 
