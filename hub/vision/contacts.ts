@@ -294,6 +294,12 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
       out.push({ ball, t0, t1, pre: { p: p[a]!, v: va, t: run[a]!.t }, post: { p: p[b]!, v: vb, t: run[b]!.t }, later: p[Math.min(run.length - 1, b + 3)]!, departure: false, explained: false });
     }
   }
+  // A bend right at a departure is the departure itself (the first moving frame is a mix
+  // of rest and motion): it may still show a cushion, but it needs no explanation.
+  for (const w of out) {
+    if (w.departure) continue;
+    if (out.some((d) => d.departure && w.t0 <= d.t1 + 1.5 * dt && w.t1 >= d.t0 - dt)) w.explained = true;
+  }
   return out;
 }
 

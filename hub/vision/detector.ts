@@ -42,6 +42,8 @@ const CLASS_OF: Record<BallColour, number> = { white: CLASS_WHITE, yellow: CLASS
 /** Minimum share of the inner square a ball's class fills, maximum share of the ring around it. */
 const INNER_FILL = 0.68;
 const RING_FILL = 0.3;
+/** Maximum share of the class just outside the ball's outline (a touching ball of the same colour covers about a quarter). */
+const HALO_FILL = 0.4;
 
 export class Detector {
   readonly nx: number;
@@ -244,7 +246,35 @@ export class Detector {
     const kept: typeof candidates = [];
     const sep = 1.6 * R;
     for (const c of candidates) if (kept.every((k) => (k.i - c.i) ** 2 + (k.j - c.j) ** 2 >= sep * sep)) kept.push(c);
-    return kept.map((c) => ({ colour, at: this.refine(c.i, c.j), confidence: Math.max(0, Math.min(1, (c.fill - INNER_FILL) / (1 - INNER_FILL) * 0.5 + 0.5 - c.ring)) }));
+    const out: Detection[] = [];
+    for (const c of kept) {
+      const at = this.refine(c.i, c.j);
+      // Just outside a ball's outline the class must mostly stop: a sleeve's end, a hand or
+      // a fat blob is round too, but wider than a ball.
+      const halo = this.haloShare(at, target);
+      if (halo > HALO_FILL) continue;
+      out.push({ colour, at, confidence: Math.max(0, Math.min(1, ((c.fill - INNER_FILL) / (1 - INNER_FILL)) * 0.5 + 0.5 - c.ring - halo)) });
+    }
+    return out;
+  }
+
+  /** Share of cells of a class in the ring from 1.2 to 1.6 radii around a point. */
+  private haloShare(at: [number, number], target: number): number {
+    const { nx, ny, cls, cell } = this;
+    const R = this.options.ballRadius;
+    const r0 = 1.2 * R;
+    const r1 = 1.6 * R;
+    let n = 0;
+    let hit = 0;
+    for (let j = Math.max(0, Math.floor((at[1] - r1) / cell)); j <= Math.min(ny - 1, Math.floor((at[1] + r1) / cell)); j++) {
+      for (let i = Math.max(0, Math.floor((at[0] - r1) / cell)); i <= Math.min(nx - 1, Math.floor((at[0] + r1) / cell)); i++) {
+        const d = Math.hypot((i + 0.5) * cell - at[0], (j + 0.5) * cell - at[1]);
+        if (d < r0 || d > r1) continue;
+        n += 1;
+        if (cls[j * nx + i] === target) hit += 1;
+      }
+    }
+    return n ? hit / n : 0;
   }
 
   /** Centroid of the non-cloth cells within the ball's outline, twice. */

@@ -31,6 +31,8 @@ export interface ClipSpec {
   /** Force the distractors on or off (tests); default: drawn from the seed. */
   chalk?: boolean;
   hoverCue?: boolean;
+  /** Draw the player (cue, hands, arm, shadow); default true. */
+  player?: boolean;
   /** Exposure in s (default drawn, 2–10 ms). */
   exposure?: number;
 }
@@ -142,7 +144,9 @@ export function makeClip(spec: ClipSpec): Clip {
     const capsules: Capsule[] = [];
     const shadows: SoftShadow[] = [];
     const lift = t > 0.08 ? Math.min(1, (t - 0.08) / 0.6) : 0;
-    if (t < 0.75) {
+    if (spec.player === false) {
+      // No one at the table.
+    } else if (t < 0.75) {
       const back = tipBack(t);
       const tip: Vec3 = [cue.p[0] - dir[0] * back, cue.p[1] - dir[1] * back, R * 1.1 + 200 * lift];
       const butt: Vec3 = [tip[0] - dir[0] * 1450, tip[1] - dir[1] * 1450, tip[2] + 220];
