@@ -26,9 +26,15 @@ export interface Detection {
   confidence: number;
 }
 
+/**
+ * Grid cell in mm: a ball is about 8 cells across, enough to find it; its position comes
+ * from the full-resolution image (refineInImage), so a coarser grid costs no accuracy.
+ */
+export const DEFAULT_CELL = 8;
+
 export interface DetectorOptions {
   ballRadius: number;
-  /** Grid cell size in mm (default 5). */
+  /** Grid cell size in mm (default DEFAULT_CELL). */
   cell?: number;
 }
 
@@ -68,7 +74,7 @@ export class Detector {
 
   constructor(readonly calibration: Calibration, readonly options: DetectorOptions) {
     const { length, width } = calibration.table;
-    this.cell = options.cell ?? 5;
+    this.cell = options.cell ?? DEFAULT_CELL;
     this.nx = Math.ceil(length / this.cell);
     this.ny = Math.ceil(width / this.cell);
     const n = this.nx * this.ny;
@@ -203,6 +209,11 @@ export class Detector {
   private blobs(colour: BallColour): Detection[] {
     const target = CLASS_OF[colour];
     const { nx, ny, cls, integral: I } = this;
+    // Too few cells of this colour for even one ball: nothing to look for.
+    const ballCells = (Math.PI * (this.options.ballRadius / this.cell) ** 2) / 2;
+    let count = 0;
+    for (let k = 0; k < cls.length && count < ballCells; k++) if (cls[k] === target) count++;
+    if (count < ballCells) return [];
     const W = nx + 1;
     for (let i = 0; i <= nx; i++) I[i] = 0;
     for (let j = 0; j < ny; j++) {
@@ -324,8 +335,8 @@ export class Detector {
     const { cu: ccu, cv: ccv } = this.cloth;
     let u0 = c[0];
     let v0 = c[1];
-    for (let pass = 0; pass < 3; pass++) {
-      const r = rpx * (pass === 0 ? 1.25 : 1.08);
+    for (const grow of [1.5, 1.2, 1.08, 1.08]) {
+      const r = rpx * grow;
       let su = 0;
       let sv = 0;
       let sw = 0;
@@ -365,10 +376,11 @@ export class Detector {
   }
 
   /**
-   * Share of white (bright, unsaturated) pixels in a small disc around a table point at a
-   * given height, sampled in the image directly (skittles stand above the balls' plane).
+   * Share of pixels that are not cloth (brighter than the cloth around, or another colour)
+   * in a small disc around a table point at a given height, sampled in the image directly
+   * (skittles stand above the balls' plane): a standing skittle fills it, its empty spot not.
    */
-  whiteShare(frame: Frame, at: readonly [number, number], z: number, radiusMm: number): number {
+  objectShare(frame: Frame, at: readonly [number, number], z: number, radiusMm: number): number {
     const cal = this.calibration;
     const { cw } = chromaSize(frame.width, frame.height);
     let white = 0;
@@ -392,7 +404,9 @@ export class Detector {
         const j = Math.min(this.ny - 1, Math.max(0, Math.floor(at[1] / this.cell)));
         const block = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
         n += 1;
-        if (y > 1.45 * this.blockY[block]! && cu * cu + cv * cv < 0.2 * 0.2) white += 1;
+        const du = cu - this.cloth.cu;
+        const dv = cv - this.cloth.cv;
+        if (y > 1.45 * this.blockY[block]! || du * du + dv * dv > 0.25 * 0.25) white += 1;
       }
     }
     return n ? white / n : 0;

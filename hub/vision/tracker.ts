@@ -1,6 +1,6 @@
 import type { Calibration } from './calibration.ts';
 import { findContacts, type ContactEvent, type TrackSample } from './contacts.ts';
-import { Detector, type BallColour, type Detection } from './detector.ts';
+import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
 
 /**
@@ -32,7 +32,7 @@ export interface TrackerOptions {
   skittles?: { id: string; at: [number, number]; base: number; height: number }[];
   /** Where each ball lies at the start (tells the two whites apart); default: nearest to the break spots given. */
   initial?: Record<string, [number, number]>;
-  /** Grid cell, mm (default 5). */
+  /** Grid cell, mm (default DEFAULT_CELL). */
   cell?: number;
   /** Seconds all balls must be still to end a shot (default 0.5). */
   restSeconds?: number;
@@ -80,7 +80,7 @@ export class VisionTracker {
   constructor(readonly options: TrackerOptions) {
     const { length } = options.calibration.table;
     this.ballRadius = options.ballRadius ?? (length > 3000 ? 34 : 30.75);
-    this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? 5 });
+    this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? DEFAULT_CELL });
     this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0 }));
   }
 
@@ -147,7 +147,9 @@ export class VisionTracker {
         // Two same-coloured balls close together: follow places, not velocities (a collision swaps their motion).
         const p = near ? b.last : predict(b)!;
         const c = Math.hypot(d.at[0] - p[0], d.at[1] - p[1]);
-        const gate = 3 * R + Math.hypot(b.v[0], b.v[1]) * Math.max(this.dt, 16) * 2 + 60 * b.missed;
+        // A struck ball can go from rest to 6 m/s between two frames.
+        const h = Math.min(Math.max(t - b.lastT, 1), 1000);
+        const gate = 3 * R + Math.hypot(b.v[0], b.v[1]) * h + 6 * h;
         return c <= gate ? c : Infinity;
       };
       // Every assignment of candidates to these balls (at most 2 balls × 6 candidates), cheapest wins.
@@ -224,7 +226,7 @@ export class VisionTracker {
     for (const s of this.options.skittles ?? []) {
       const covered = Object.values(at).some((p) => p && Math.hypot(p[0] - s.at[0], p[1] - s.at[1]) < this.ballRadius + s.base / 2 + 30);
       if (covered) continue;
-      const share = this.detector.whiteShare(frame, s.at, s.height, s.base * 0.3);
+      const share = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
       const prev = this.skittleUp.get(s.id);
       if (share > 0.5) this.skittleUp.set(s.id, prev === false ? null : true);
       else if (share < 0.1) this.skittleUp.set(s.id, prev === undefined ? false : prev === true ? false : prev);
