@@ -335,8 +335,10 @@ export class Detector {
     const { cu: ccu, cv: ccv } = this.cloth;
     let u0 = c[0];
     let v0 = c[1];
-    for (const grow of [1.5, 1.2, 1.08, 1.08]) {
-      const r = rpx * grow;
+    // A wide first look, then the ball's outline until the centre stops moving.
+    for (let pass = 0; pass < 8; pass++) {
+      const r = rpx * (pass === 0 ? 1.3 : 1.1);
+      const from = [u0, v0];
       let su = 0;
       let sv = 0;
       let sw = 0;
@@ -370,6 +372,7 @@ export class Detector {
       if (sw < 1) return at;
       u0 = su / sw;
       v0 = sv / sw;
+      if (pass > 0 && Math.hypot(u0 - from[0]!, v0 - from[1]!) < 0.03) break;
     }
     const back = cal.toTable([u0, v0], R);
     return back ? [back[0], back[1]] : at;

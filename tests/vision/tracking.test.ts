@@ -26,8 +26,9 @@ describe('tracker', () => {
         continue;
       }
       seen += 1;
-      // Within 8 mm of the truth (motion blur included) whenever the tracker reports it.
-      expect(dist(got, truth)).toBeLessThan(8);
+      // Within 12 mm of the truth whenever the tracker reports it: motion blur, and a ball
+      // half under the cue is placed by its visible part (up to a third of a radius off).
+      expect(dist(got, truth)).toBeLessThan(12);
     }
     messages.push(...tracker.finish());
     expect(seen).toBeGreaterThan(clip.frameCount * 0.9);
