@@ -107,6 +107,24 @@ export function findContacts(input: ContactInput): ContactResult {
     }
   }
 
+  // Slow touches: a ball that comes to within a few mm of a rail's line and turns back touched
+  // it, even when its path bends too little to show as a window (no other ball fits between).
+  for (const [ball, samples] of input.tracks) {
+    for (const r of rails) {
+      const d = samples.map((s) => (s.at ? (s.at[r.axis] - r.line) * r.n : null));
+      for (let k = 2; k + 2 < d.length; k++) {
+        const here = d[k];
+        const [a2, a1, b1, b2] = [d[k - 2], d[k - 1], d[k + 1], d[k + 2]];
+        if (here === null || here === undefined || a2 == null || a1 == null || b1 == null || b2 == null) continue;
+        if (here > 6 || here > a1 || here > b1 || a2 - here < 3 || b2 - here < 2) continue;
+        const t = samples[k]!.t;
+        if (events.some((e) => e.kind === 'cushion' && e.rail === r.rail && e.ball === ball && Math.abs(e.t - t) < 2.5 * dt)) continue;
+        events.push({ kind: 'cushion', rail: r.rail, ball, t });
+        for (const w of windows) if (w.ball === ball && w.t0 <= t + dt && w.t1 >= t - dt) w.explained = true;
+      }
+    }
+  }
+
   // Ball–ball: pairs of windows close in time whose pre lines meet at two radii.
   const seen = new Set<string>();
   for (const a of windows) {
@@ -235,7 +253,11 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
       continue;
     }
     const run: TrackSample[] = [];
+    const startsAfterGap = k > 0;
     while (k < n && samples[k]!.at) run.push(samples[k++]!);
+    // Frames beside an occlusion see the ball partly hidden: its centroid is off. Drop them.
+    if (k < n && run.length >= 4) run.pop();
+    if (startsAfterGap && run.length >= 4) run.shift();
     const p = run.map((s) => s.at!);
     // Across a gap: compare the lines on either side.
     if (prevRun && prevRun.length >= 2 && run.length >= 2) {

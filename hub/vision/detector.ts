@@ -24,6 +24,8 @@ export interface Detection {
   at: [number, number];
   /** 0…1: how well the blob looks like a ball. */
   confidence: number;
+  /** Nothing but cloth just around the ball (no cue, hand or arm over its edge): its centre can be trusted to the millimetre. */
+  clear: boolean;
 }
 
 /**
@@ -120,6 +122,7 @@ export class Detector {
     const out: Detection[] = [];
     for (const colour of colours) out.push(...this.blobs(colour));
     for (const d of out) d.at = this.refineInImage(frame, d.at);
+    for (const d of out) d.clear = this.surroundIsClear(frame, d.at, out);
     return out;
   }
 
@@ -264,9 +267,43 @@ export class Detector {
       // a fat blob is round too, but wider than a ball.
       const halo = this.haloShare(at, target);
       if (halo > HALO_FILL) continue;
-      out.push({ colour, at, confidence: Math.max(0, Math.min(1, ((c.fill - INNER_FILL) / (1 - INNER_FILL)) * 0.5 + 0.5 - c.ring - halo)) });
+      out.push({ colour, at, clear: true, confidence: Math.max(0, Math.min(1, ((c.fill - INNER_FILL) / (1 - INNER_FILL)) * 0.5 + 0.5 - c.ring - halo)) });
     }
     return out;
+  }
+
+  /**
+   * Is the ring from 1.2 to 1.6 radii around a ball (in the image) cloth, apart from other
+   * balls? Something over the ball's edge (a cue, fingers) pulls its centroid.
+   */
+  private surroundIsClear(frame: Frame, at: [number, number], balls: readonly Detection[]): boolean {
+    const cal = this.calibration;
+    const R = this.options.ballRadius;
+    const { cw } = chromaSize(frame.width, frame.height);
+    const { cu: ccu, cv: ccv } = this.cloth;
+    let n = 0;
+    let other = 0;
+    for (let k = 0; k < 32; k++) {
+      const a = (k / 32) * 2 * Math.PI;
+      for (const f of [1.25, 1.5]) {
+        const x = at[0] + Math.cos(a) * f * R;
+        const y = at[1] + Math.sin(a) * f * R;
+        if (x < 0 || y < 0 || x > cal.table.length || y > cal.table.width) continue;
+        if (balls.some((b) => b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R)) continue;
+        const px = cal.toPixel(x, y, R);
+        if (!px) continue;
+        const u = Math.floor(px[0]);
+        const v = Math.floor(px[1]);
+        if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) continue;
+        const yy = Math.max(frame.y[v * frame.width + u]!, 20);
+        const c = (v >> 1) * cw + (u >> 1);
+        const du = (frame.u[c]! - 128) / yy - ccu;
+        const dv = (frame.v[c]! - 128) / yy - ccv;
+        n += 1;
+        if (du * du + dv * dv > 0.3 * 0.3) other += 1;
+      }
+    }
+    return n === 0 || other / n < 0.08;
   }
 
   /** Share of cells of a class in the ring from 1.2 to 1.6 radii around a point. */

@@ -57,12 +57,15 @@ interface BallTrack {
 export interface FrameObservation {
   t: number;
   at: Record<string, [number, number] | null>;
+  /** Balls seen with something over their edge this frame (positions less sure). */
+  partial: Set<string>;
   detections: Detection[];
 }
 
 export class VisionTracker {
   readonly detector: Detector;
   readonly ballRadius: number;
+  private readonly stillMm: number;
   private readonly tracks: BallTrack[];
   private state: 'rest' | 'moving' = 'rest';
   /** Frames of the current shot, and a few before it. */
@@ -80,6 +83,12 @@ export class VisionTracker {
   constructor(readonly options: TrackerOptions) {
     const { length } = options.calibration.table;
     this.ballRadius = options.ballRadius ?? (length > 3000 ? 34 : 30.75);
+    // Still = moved less than this over two frames: 2.2 mm, or most of a pixel on a coarse camera (compression makes centroids jitter).
+    const cal = options.calibration;
+    const mid = cal.toPixel(cal.table.length / 2, cal.table.width / 2, this.ballRadius);
+    const next = mid ? cal.toTable([mid[0] + 1, mid[1]], this.ballRadius) : null;
+    const pixelMm = next ? Math.abs(next[0] - cal.table.length / 2) + Math.abs(next[1] - cal.table.width / 2) : 3;
+    this.stillMm = Math.max(2.2, 0.8 * pixelMm);
     this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? DEFAULT_CELL });
     this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0 }));
   }
@@ -88,8 +97,9 @@ export class VisionTracker {
     if (this.lastT !== null) this.dt = this.dt ? 0.9 * this.dt + 0.1 * (t - this.lastT) : t - this.lastT;
     this.lastT = t;
     const detections = this.detector.detect(frame, [...new Set(this.tracks.map((b) => b.colour))]);
-    const at = this.assign(detections, t);
-    const obs: FrameObservation = { t, at, detections };
+    const partial = new Set<string>();
+    const at = this.assign(detections, t, partial);
+    const obs: FrameObservation = { t, at, partial, detections };
     this.latest = obs;
     this.trail.push({ t, at });
     this.history.push(obs);
@@ -129,7 +139,7 @@ export class VisionTracker {
 
   private skittlesBefore = new Map<string, boolean | null>();
 
-  private assign(dets: Detection[], t: number): Record<string, [number, number] | null> {
+  private assign(dets: Detection[], t: number, partial: Set<string>): Record<string, [number, number] | null> {
     const at: Record<string, [number, number] | null> = {};
     const R = this.ballRadius;
     const byColour = new Map<BallColour, BallTrack[]>();
@@ -186,6 +196,7 @@ export class VisionTracker {
         b.last = [d.at[0], d.at[1]];
         b.lastT = t;
         b.missed = 0;
+        if (!d.clear) partial.add(b.id);
         at[b.id] = b.last;
       });
     }
@@ -202,7 +213,7 @@ export class VisionTracker {
         if (b.missed > 0 && Math.hypot(b.v[0], b.v[1]) * this.dt > 1.5) return true;
         continue;
       }
-      if (Math.hypot(a[0] - c[0], a[1] - c[1]) > 2.2) return true;
+      if (Math.hypot(a[0] - c[0], a[1] - c[1]) > this.stillMm) return true;
     }
     return false;
   }
@@ -236,7 +247,8 @@ export class VisionTracker {
   private analyse(restFrames: number): TrackerMessage {
     const frames = this.history;
     const tracks = new Map<string, TrackSample[]>();
-    for (const b of this.tracks) tracks.set(b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
+    // Partly hidden balls are left out of the contact analysis: their centres are off by millimetres that look like bends.
+    for (const b of this.tracks) tracks.set(b.id, frames.map((o) => ({ t: o.t, at: o.partial.has(b.id) ? null : (o.at[b.id] ?? null) })));
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
     const found = findContacts({ tracks, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles });
     const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
@@ -247,7 +259,8 @@ export class VisionTracker {
     const positions: Record<string, [number, number]> = {};
     const tail = frames.slice(-restFrames);
     for (const b of this.tracks) {
-      const ps = tail.map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
+      const clear = tail.filter((o) => !o.partial.has(b.id)).map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
+      const ps = clear.length ? clear : tail.map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
       if (ps.length === 0) continue;
       positions[b.id] = [round1(ps.reduce((s, p) => s + p[0], 0) / ps.length), round1(ps.reduce((s, p) => s + p[1], 0) / ps.length)];
     }
