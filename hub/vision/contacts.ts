@@ -268,7 +268,10 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
       const va = scaleV(sub(a2.at!, a1.at!), 1 / (a2.t - a1.t));
       const vb = scaleV(sub(b2.at!, b1.at!), 1 / (b2.t - b1.t));
       const predicted: [number, number] = [a2.at![0] + va[0] * (b1.t - a2.t), a2.at![1] + va[1] * (b1.t - a2.t)];
-      if (len(sub(predicted, b1.at!)) > 8 + 0.15 * len(va) * (b1.t - a2.t)) {
+      // A contact hidden in the gap changes the velocity, not only the place (a ball slowing down in the dark does not).
+      const gapFrames = (b1.t - a2.t) / dt;
+      const turned = len(sub(vb, va)) * dt > 4 + 0.06 * len(va) * dt + 0.0025 * dt * dt * gapFrames;
+      if (turned && len(sub(predicted, b1.at!)) > 8 + 0.15 * len(va) * (b1.t - a2.t)) {
         out.push({ ball, t0: a2.t, t1: b1.t, pre: { p: a2.at!, v: va, t: a2.t }, post: { p: b1.at!, v: vb, t: b1.t }, later: run[Math.min(run.length - 1, 3)]!.at!, departure: len(va) * dt < still, explained: false });
       }
     }

@@ -295,7 +295,9 @@ export class Detector {
         const u = Math.floor(px[0]);
         const v = Math.floor(px[1]);
         if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) continue;
-        const yy = Math.max(frame.y[v * frame.width + u]!, 20);
+        const yy = frame.y[v * frame.width + u]!;
+        // Too dark to tell colours apart (a vignetted corner): no evidence either way.
+        if (yy < 35) continue;
         const c = (v >> 1) * cw + (u >> 1);
         const du = (frame.u[c]! - 128) / yy - ccu;
         const dv = (frame.v[c]! - 128) / yy - ccv;

@@ -247,8 +247,7 @@ export class VisionTracker {
   private analyse(restFrames: number): TrackerMessage {
     const frames = this.history;
     const tracks = new Map<string, TrackSample[]>();
-    // Partly hidden balls are left out of the contact analysis: their centres are off by millimetres that look like bends.
-    for (const b of this.tracks) tracks.set(b.id, frames.map((o) => ({ t: o.t, at: o.partial.has(b.id) ? null : (o.at[b.id] ?? null) })));
+    for (const b of this.tracks) tracks.set(b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
     const found = findContacts({ tracks, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles });
     const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
