@@ -204,11 +204,13 @@ export class VisionTracker {
   }
 
   private anyMoving(): boolean {
+    // Compare with ~70 ms ago whatever the frame rate: a ball creeping at 40 mm/s must not look still at 60 fps.
     const n = this.history.length;
-    if (n < 3) return true;
+    const back = Math.max(2, Math.round(70 / Math.max(this.dt, 1)));
+    if (n <= back) return true;
     for (const b of this.tracks) {
       const a = this.history[n - 1]!.at[b.id];
-      const c = this.history[n - 3]!.at[b.id];
+      const c = this.history[n - 1 - back]!.at[b.id];
       if (!a || !c) {
         if (b.missed > 0 && Math.hypot(b.v[0], b.v[1]) * this.dt > 1.5) return true;
         continue;
