@@ -5,6 +5,11 @@ import { VARIANT_IDS } from '../../hub/rules/ids.ts';
  * `npm run accuracy`: for each game, 1,000 shots planned by the physics simulator (real matches, balls where they rest) scored from the sensors alone and
  * again with the tracker, each decision compared with the ground truth.
  */
+if (process.argv.slice(2).includes('vision')) {
+  // `npm run accuracy -- vision`: the camera-alone measure (docs/vision.md).
+  await import('./vision-accuracy.ts');
+  process.exit(0);
+}
 const SHOTS = 1000;
 console.log(`Scoring accuracy against ground truth, ${SHOTS} shots per game (physics shot planner: event-driven 2D ball physics)`);
 console.log('game                 sensors: correct  prompted  wrong   | tracker: correct  prompted  wrong');
