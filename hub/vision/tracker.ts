@@ -237,7 +237,8 @@ export class VisionTracker {
 
   private watchSkittles(frame: Frame, at: Record<string, [number, number] | null>): void {
     for (const s of this.options.skittles ?? []) {
-      const covered = Object.values(at).some((p) => p && Math.hypot(p[0] - s.at[0], p[1] - s.at[1]) < this.ballRadius + s.base / 2 + 30);
+      // Only a ball over the sampled disc hides the skittle (balls rest right beside the spot skittles of SK7P-1).
+      const covered = Object.values(at).some((p) => p && Math.hypot(p[0] - s.at[0], p[1] - s.at[1]) < this.ballRadius + s.base * 0.3 + 4);
       if (covered) continue;
       const share = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
       const prev = this.skittleUp.get(s.id);
