@@ -37,6 +37,8 @@ export interface ContactInput {
   dt: number;
   ballRadius: number;
   table: { length: number; width: number };
+  /** Size of an image pixel on the table, mm: centroids jitter by a fraction of it, so bends must be larger (default 2.5). */
+  pixelMm?: number;
   /** Places where a contact is expected without an event (standing skittles): bends there are explained. */
   obstacles?: { at: [number, number]; radius: number }[];
 }
@@ -70,7 +72,9 @@ const len = (a: readonly number[]) => Math.hypot(a[0]!, a[1]!);
 export function findContacts(input: ContactInput): ContactResult {
   const { dt, ballRadius: R } = input;
   const windows: Window[] = [];
-  for (const [ball, samples] of input.tracks) windows.push(...windowsOf(ball, samples, dt));
+  // Bends must beat the centroid jitter: a fraction of a pixel, 4 mm at the sizes measured.
+  const floor = Math.max(4, 1.0 * (input.pixelMm ?? 2.5));
+  for (const [ball, samples] of input.tracks) windows.push(...windowsOf(ball, samples, dt, floor));
   const events: ContactEvent[] = [];
   // The strike: the earliest departure.
   const departures = windows.filter((w) => w.departure).sort((a, b) => a.t0 - b.t0);
@@ -240,7 +244,7 @@ function solveBack(a: Window['post'], b: Window['post'], d: number, lo: number, 
  * A track's contact windows: departures from rest, bends while moving, and gaps whose two
  * sides do not line up.
  */
-export function windowsOf(ball: string, samples: readonly TrackSample[], dt: number): Window[] {
+export function windowsOf(ball: string, samples: readonly TrackSample[], dt: number, floor = 4): Window[] {
   const out: Window[] = [];
   const n = samples.length;
   const still = 0.06 * dt; // mm per frame below which a ball is still (≈ 60 mm/s)
@@ -270,7 +274,7 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
       const predicted: [number, number] = [a2.at![0] + va[0] * (b1.t - a2.t), a2.at![1] + va[1] * (b1.t - a2.t)];
       // A contact hidden in the gap changes the velocity, not only the place (a ball slowing down in the dark does not).
       const gapFrames = (b1.t - a2.t) / dt;
-      const turned = len(sub(vb, va)) * dt > 4 + 0.06 * len(va) * dt + 0.0025 * dt * dt * gapFrames;
+      const turned = len(sub(vb, va)) * dt > floor + 0.06 * len(va) * dt + 0.0025 * dt * dt * gapFrames;
       if (turned && len(sub(predicted, b1.at!)) > 8 + 0.15 * len(va) * (b1.t - a2.t)) {
         out.push({ ball, t0: a2.t, t1: b1.t, pre: { p: a2.at!, v: va, t: a2.t }, post: { p: b1.at!, v: vb, t: b1.t }, later: run[Math.min(run.length - 1, 3)]!.at!, departure: len(va) * dt < still, explained: false });
       }
@@ -302,12 +306,12 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
     // Bends: runs of large second differences.
     let j = 1;
     while (j < run.length - 1) {
-      if (!bend(p, j, dt)) {
+      if (!bend(p, j, dt, floor)) {
         j++;
         continue;
       }
       const a = j;
-      while (j + 1 < run.length - 1 && bend(p, j + 1, dt)) j++;
+      while (j + 1 < run.length - 1 && bend(p, j + 1, dt, floor)) j++;
       const b = j;
       j++;
       if (a < 1 || b + 1 >= run.length) continue;
@@ -331,10 +335,10 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
 const scaleV = (a: [number, number], s: number): [number, number] => [a[0] * s, a[1] * s];
 
 /** A bend at sample j: the change of velocity is more than friction and measurement noise give. */
-function bend(p: readonly [number, number][], j: number, dt: number): boolean {
+function bend(p: readonly [number, number][], j: number, dt: number, floor: number): boolean {
   const a = [p[j + 1]![0] - 2 * p[j]![0] + p[j - 1]![0], p[j + 1]![1] - 2 * p[j]![1] + p[j - 1]![1]];
   const v = len(sub(p[j + 1]!, p[j - 1]!)) / 2;
   // Sliding friction changes the velocity by μg·dt² ≈ 2.2 mm per frame² at 30 fps.
   const friction = 0.0025 * dt * dt;
-  return len(a) > 4 + friction + 0.06 * v;
+  return len(a) > floor + friction + 0.06 * v;
 }

@@ -66,6 +66,7 @@ export class VisionTracker {
   readonly detector: Detector;
   readonly ballRadius: number;
   private readonly stillMm: number;
+  private readonly pixelMm: number;
   private readonly tracks: BallTrack[];
   private state: 'rest' | 'moving' = 'rest';
   /** Frames of the current shot, and a few before it. */
@@ -89,6 +90,7 @@ export class VisionTracker {
     const next = mid ? cal.toTable([mid[0] + 1, mid[1]], this.ballRadius) : null;
     const pixelMm = next ? Math.abs(next[0] - cal.table.length / 2) + Math.abs(next[1] - cal.table.width / 2) : 3;
     this.stillMm = Math.max(2.2, 0.8 * pixelMm);
+    this.pixelMm = pixelMm;
     this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? DEFAULT_CELL });
     this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0 }));
   }
@@ -250,9 +252,13 @@ export class VisionTracker {
   private analyse(restFrames: number): TrackerMessage {
     const frames = this.history;
     const tracks = new Map<string, TrackSample[]>();
-    for (const b of this.tracks) tracks.set(b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
+    // Above ~40 fps, every other frame: a bend must show against the centroid jitter, and at
+    // 60 fps a frame's motion is half as large for the same jitter. Times stay interpolated.
+    const step = this.dt < 25 ? 2 : 1;
+    const used = frames.filter((_, i) => (frames.length - 1 - i) % step === 0);
+    for (const b of this.tracks) tracks.set(b.id, used.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
-    const found = findContacts({ tracks, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles });
+    const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
     const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
     events.push(...this.skittleEvents(tracks));
     // Something bent a path and nothing explains it: an unknown contact, so the engine asks.
