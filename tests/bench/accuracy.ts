@@ -12,6 +12,11 @@ import { LIKELIHOOD_MODEL } from '../../hub/rules/likelihood.ts';
  * the likelihoods. Seed 2026 is never among the likelihood model's fitting seeds, so these
  * are held-out shots. Prints a Markdown table (docs/accuracy.md keeps the latest).
  */
+if (process.argv.slice(2).includes('vision')) {
+  // `npm run accuracy -- vision`: the camera-alone measure (docs/vision.md).
+  await import('./vision-accuracy.ts');
+  process.exit(0);
+}
 const SHOTS = Number(process.env.ACCURACY_SHOTS ?? 1000);
 const SEED = 2026;
 /** ACCURACY_GAMES=carom,skittles-5 runs only those games. */

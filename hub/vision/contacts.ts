@@ -1,0 +1,344 @@
+/**
+ * Contacts from ball tracks. A contact shows in a track as a window where the path bends
+ * (a second difference far above what friction and noise give) or where a ball at rest
+ * starts to move. Each window is explained from geometry:
+ *
+ * - a cushion: along one axis the ball's incoming line reaches the rail's line (the ball
+ *   centre one radius from the cushion nose) and the outgoing line leaves it again, at the
+ *   same time within the window; each axis is checked on its own, so a corner's two rails
+ *   come out in their order;
+ * - another ball: the two pre-contact lines (a ball at rest: its place) come within two
+ *   radii inside the window, and the other ball's path bends or starts there too.
+ *
+ * Times are interpolated inside the frame interval from those lines, so events are
+ * ordered finer than the frame rate. When two events of one ball fall closer together
+ * than the timing can tell apart, the one whose order matters is reported without its
+ * ball (null) rather than guessed.
+ */
+export type Rail = 'head' | 'foot' | 'left' | 'right';
+
+export interface TrackSample {
+  /** ms */
+  t: number;
+  at: [number, number] | null;
+}
+
+export interface ContactEvent {
+  kind: 'ball' | 'cushion';
+  t: number;
+  balls?: [string | null, string | null];
+  rail?: Rail;
+  ball?: string | null;
+}
+
+export interface ContactInput {
+  tracks: Map<string, TrackSample[]>;
+  /** ms between frames */
+  dt: number;
+  ballRadius: number;
+  table: { length: number; width: number };
+  /** Size of an image pixel on the table, mm: centroids jitter by a fraction of it, so bends must be larger (default 2.5). */
+  pixelMm?: number;
+  /** Places where a contact is expected without an event (standing skittles): bends there are explained. */
+  obstacles?: { at: [number, number]; radius: number }[];
+}
+
+export interface ContactResult {
+  events: ContactEvent[];
+  /** The ball the shot started with (its first departure), if seen. */
+  striker: string | null;
+  strikeT: number | null;
+  /** Bends nothing explains: the shot is uncertain there. */
+  unexplained: { ball: string; t: number }[];
+}
+
+interface Window {
+  ball: string;
+  /** Contact lies in [t0, t1] (ms). */
+  t0: number;
+  t1: number;
+  /** Pre-contact point and velocity (mm, mm/ms) at time ta. */
+  pre: { p: [number, number]; v: [number, number]; t: number };
+  post: { p: [number, number]; v: [number, number]; t: number };
+  /** A point a few frames after the window (where the ball went). */
+  later: [number, number];
+  departure: boolean;
+  explained: boolean;
+}
+
+const sub = (a: readonly number[], b: readonly number[]): [number, number] => [a[0]! - b[0]!, a[1]! - b[1]!];
+const len = (a: readonly number[]) => Math.hypot(a[0]!, a[1]!);
+
+export function findContacts(input: ContactInput): ContactResult {
+  const { dt, ballRadius: R } = input;
+  const windows: Window[] = [];
+  // Bends must beat the centroid jitter: a fraction of a pixel, 4 mm at the sizes measured.
+  const floor = Math.max(4, 1.0 * (input.pixelMm ?? 2.5));
+  for (const [ball, samples] of input.tracks) windows.push(...windowsOf(ball, samples, dt, floor));
+  const events: ContactEvent[] = [];
+  // The strike: the earliest departure.
+  const departures = windows.filter((w) => w.departure).sort((a, b) => a.t0 - b.t0);
+  const strike = departures[0] ?? null;
+  if (strike) strike.explained = true;
+
+  // Cushions, axis by axis.
+  const { length: L, width: W } = input.table;
+  const rails: { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[] = [
+    { rail: 'head', axis: 0, line: R, n: 1 },
+    { rail: 'foot', axis: 0, line: L - R, n: -1 },
+    { rail: 'left', axis: 1, line: R, n: 1 },
+    { rail: 'right', axis: 1, line: W - R, n: -1 },
+  ];
+  const slack = 0.6 * dt;
+  for (const w of windows) {
+    if (w.departure) continue;
+    for (const r of rails) {
+      const s1 = -w.pre.v[r.axis] * r.n; // approach speed, mm/ms
+      const s2 = w.post.v[r.axis] * r.n; // leaving speed
+      const away = (w.later[r.axis] - w.pre.p[r.axis]) * r.n;
+      if (s1 <= 0.02 || (s2 <= 0.005 && away <= 2)) continue;
+      const d1 = (w.pre.p[r.axis] - r.line) * r.n;
+      const d2 = (w.post.p[r.axis] - r.line) * r.n;
+      if (d1 < -8 || d2 < -8) continue;
+      // The incoming line reaches the rail inside the window; the ball leaves it again. (The
+      // outgoing line is not run back: after a cushion the spin still bends and speeds it.)
+      const tc1 = w.pre.t + Math.max(0, d1) / s1;
+      if (tc1 < w.t0 - slack || tc1 > w.t1 + slack) continue;
+      if (d2 > 8 + (w.post.t - w.t0) * Math.max(s2, s1)) continue;
+      const tc2 = tc1;
+      events.push({ kind: 'cushion', rail: r.rail, ball: w.ball, t: (tc1 + tc2) / 2 });
+      w.explained = true;
+    }
+  }
+
+  // Slow touches: a ball that comes to within a few mm of a rail's line and turns back touched
+  // it, even when its path bends too little to show as a window (no other ball fits between).
+  for (const [ball, samples] of input.tracks) {
+    for (const r of rails) {
+      const d = samples.map((s) => (s.at ? (s.at[r.axis] - r.line) * r.n : null));
+      for (let k = 2; k + 2 < d.length; k++) {
+        const here = d[k];
+        const [a2, a1, b1, b2] = [d[k - 2], d[k - 1], d[k + 1], d[k + 2]];
+        if (here === null || here === undefined || a2 == null || a1 == null || b1 == null || b2 == null) continue;
+        if (here > 6 || here > a1 || here > b1 || a2 - here < 3 || b2 - here < 2) continue;
+        const t = samples[k]!.t;
+        if (events.some((e) => e.kind === 'cushion' && e.rail === r.rail && e.ball === ball && Math.abs(e.t - t) < 2.5 * dt)) continue;
+        events.push({ kind: 'cushion', rail: r.rail, ball, t });
+        for (const w of windows) if (w.ball === ball && w.t0 <= t + dt && w.t1 >= t - dt) w.explained = true;
+      }
+    }
+  }
+
+  // Ball–ball: pairs of windows close in time whose pre lines meet at two radii.
+  const seen = new Set<string>();
+  for (const a of windows) {
+    for (const b of windows) {
+      if (a.ball >= b.ball) continue;
+      if (a.t1 + dt < b.t0 || b.t1 + dt < a.t0) continue;
+      const hit = meeting(a, b, 2 * R, dt);
+      if (!hit) continue;
+      const key = `${a.ball}|${b.ball}|${Math.round(hit.t / dt)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      a.explained = true;
+      b.explained = true;
+      events.push({ kind: 'ball', balls: hit.firstA ? [a.ball, b.ball] : [b.ball, a.ball], t: hit.t });
+    }
+  }
+  // A bend at a standing skittle's base is that skittle, not a missed event.
+  for (const w of windows) {
+    if (w.explained) continue;
+    for (const o of input.obstacles ?? []) if (len(sub(w.pre.p, o.at)) < R + o.radius + 25 + len(w.pre.v) * dt || len(sub(w.post.p, o.at)) < R + o.radius + 25 + len(w.post.v) * dt) w.explained = true;
+  }
+  // Drop duplicates of one rail hit seen in two overlapping windows.
+  events.sort((x, y) => x.t - y.t);
+  const out: ContactEvent[] = [];
+  for (const e of events) {
+    const dup = out.find((o) => o.kind === 'cushion' && e.kind === 'cushion' && o.rail === e.rail && o.ball === e.ball && Math.abs(o.t - e.t) < 1.5 * dt);
+    if (!dup) out.push(e);
+  }
+  blurCloseCalls(out, dt);
+  return {
+    events: out,
+    striker: strike?.ball ?? null,
+    strikeT: strike ? (strike.t0 + strike.t1) / 2 : null,
+    unexplained: windows.filter((w) => !w.explained).map((w) => ({ ball: w.ball, t: (w.t0 + w.t1) / 2 })),
+  };
+}
+
+/**
+ * Where timing cannot order a cushion and a ball contact of the same ball (closer than a
+ * fraction of a frame), the cushion's ball becomes unknown: the engine asks instead of
+ * counting a cushion on the wrong side of a contact.
+ */
+function blurCloseCalls(events: ContactEvent[], dt: number): void {
+  const close = Math.max(4, 0.2 * dt);
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.kind !== 'cushion' || !e.ball) continue;
+    for (let j = 0; j < events.length; j++) {
+      const o = events[j]!;
+      if (o.kind !== 'ball' || Math.abs(o.t - e.t) > close) continue;
+      if (o.balls!.includes(e.ball)) e.ball = null;
+    }
+  }
+}
+
+/** When two balls' lines come to `dist` apart within both windows; null if they never do. */
+function meeting(a: Window, b: Window, dist: number, dt: number): { t: number; firstA: boolean } | null {
+  const lo = Math.max(a.t0, b.t0) - 0.6 * dt;
+  const hi = Math.min(a.t1, b.t1) + 0.6 * dt;
+  if (hi < lo) return null;
+  const tol = 12;
+  const before = solve(a.pre, b.pre, dist, lo, hi, tol);
+  const after = solveBack(a.post, b.post, dist, lo, hi, tol);
+  const t = before ?? after;
+  if (t === null) return null;
+  // Striker first: the faster along the line of centres before the contact.
+  const pa = at(a.pre, t);
+  const pb = at(b.pre, t);
+  const n = sub(pb, pa);
+  const m = len(n) || 1;
+  const va = (a.pre.v[0] * n[0] + a.pre.v[1] * n[1]) / m;
+  const vb = (b.pre.v[0] * n[0] + b.pre.v[1] * n[1]) / m;
+  return { t, firstA: Math.abs(va) >= Math.abs(vb) };
+}
+
+const at = (s: { p: [number, number]; v: [number, number]; t: number }, t: number): [number, number] => [s.p[0] + s.v[0] * (t - s.t), s.p[1] + s.v[1] * (t - s.t)];
+
+/** First time in [lo, hi] when |pa(t) − pb(t)| = d (closing), or the closest approach within tol. */
+function solve(a: Window['pre'], b: Window['pre'], d: number, lo: number, hi: number, tol: number): number | null {
+  const p0 = sub(at(a, lo), at(b, lo));
+  const v = sub(a.v, b.v);
+  const A = v[0] * v[0] + v[1] * v[1];
+  const B = 2 * (p0[0] * v[0] + p0[1] * v[1]);
+  const C = p0[0] * p0[0] + p0[1] * p0[1] - d * d;
+  if (A < 1e-9) return Math.abs(len(p0) - d) < tol ? (lo + hi) / 2 : null;
+  const disc = B * B - 4 * A * C;
+  if (disc >= 0) {
+    const s = (-B - Math.sqrt(disc)) / (2 * A);
+    if (s >= -0.3 * (hi - lo) && s <= hi - lo) return lo + Math.max(0, s);
+  }
+  // Closest approach.
+  const s = Math.min(hi - lo, Math.max(0, -B / (2 * A)));
+  const q: [number, number] = [p0[0] + v[0] * s, p0[1] + v[1] * s];
+  return Math.abs(len(q) - d) < tol ? lo + s : null;
+}
+
+/** The same with the post-contact lines, run backward (a ball at rest afterwards has none). */
+function solveBack(a: Window['post'], b: Window['post'], d: number, lo: number, hi: number, tol: number): number | null {
+  const p0 = sub(at(a, hi), at(b, hi));
+  const v = sub(b.v, a.v); // backward in time
+  const A = v[0] * v[0] + v[1] * v[1];
+  const B = 2 * (p0[0] * v[0] + p0[1] * v[1]);
+  const C = p0[0] * p0[0] + p0[1] * p0[1] - d * d;
+  if (A < 1e-9) return null;
+  const disc = B * B - 4 * A * C;
+  if (disc < 0) return null;
+  const s = (-B - Math.sqrt(disc)) / (2 * A);
+  if (s < -0.3 * (hi - lo) || s > hi - lo + tol / Math.sqrt(A)) return null;
+  return hi - Math.max(0, s);
+}
+
+/**
+ * A track's contact windows: departures from rest, bends while moving, and gaps whose two
+ * sides do not line up.
+ */
+export function windowsOf(ball: string, samples: readonly TrackSample[], dt: number, floor = 4): Window[] {
+  const out: Window[] = [];
+  const n = samples.length;
+  const still = 0.06 * dt; // mm per frame below which a ball is still (≈ 60 mm/s)
+  // Runs of consecutive observed samples.
+  let k = 0;
+  let prevRun: TrackSample[] | null = null;
+  while (k < n) {
+    if (!samples[k]!.at) {
+      k++;
+      continue;
+    }
+    const run: TrackSample[] = [];
+    const startsAfterGap = k > 0;
+    while (k < n && samples[k]!.at) run.push(samples[k++]!);
+    // Frames beside an occlusion see the ball partly hidden: its centroid is off. Drop them.
+    if (k < n && run.length >= 4) run.pop();
+    if (startsAfterGap && run.length >= 4) run.shift();
+    const p = run.map((s) => s.at!);
+    // Across a gap: compare the lines on either side.
+    if (prevRun && prevRun.length >= 2 && run.length >= 2) {
+      const a1 = prevRun[prevRun.length - 2]!;
+      const a2 = prevRun[prevRun.length - 1]!;
+      const b1 = run[0]!;
+      const b2 = run[1]!;
+      const va = scaleV(sub(a2.at!, a1.at!), 1 / (a2.t - a1.t));
+      const vb = scaleV(sub(b2.at!, b1.at!), 1 / (b2.t - b1.t));
+      const predicted: [number, number] = [a2.at![0] + va[0] * (b1.t - a2.t), a2.at![1] + va[1] * (b1.t - a2.t)];
+      // A contact hidden in the gap changes the velocity, not only the place (a ball slowing down in the dark does not).
+      const gapFrames = (b1.t - a2.t) / dt;
+      const turned = len(sub(vb, va)) * dt > floor + 0.06 * len(va) * dt + 0.0025 * dt * dt * gapFrames;
+      if (turned && len(sub(predicted, b1.at!)) > 8 + 0.15 * len(va) * (b1.t - a2.t)) {
+        out.push({ ball, t0: a2.t, t1: b1.t, pre: { p: a2.at!, v: va, t: a2.t }, post: { p: b1.at!, v: vb, t: b1.t }, later: run[Math.min(run.length - 1, 3)]!.at!, departure: len(va) * dt < still, explained: false });
+      }
+    }
+    prevRun = run;
+    // Within the run: rest periods and departures from them.
+    let anchor: { p: [number, number]; t: number } | null = null;
+    // At rest = still for 170 ms: a ball still rolling would have left a 1.5 mm circle by then.
+    const restSpan = Math.max(3, Math.ceil(170 / dt));
+    for (let i = 2; i < run.length; i++) {
+      if (!anchor) {
+        if (i + 1 < restSpan) continue;
+        const span = p.slice(i + 1 - restSpan, i + 1);
+        const m: [number, number] = [span.reduce((a, q) => a + q[0], 0) / restSpan, span.reduce((a, q) => a + q[1], 0) / restSpan];
+        if (span.every((q) => len(sub(q, m)) < 1.5)) anchor = { p: m, t: run[i]!.t };
+        continue;
+      }
+      const off = len(sub(p[i]!, anchor.p));
+      if (off < 4 || (i + 1 < run.length && len(sub(p[i + 1]!, anchor.p)) < 4)) continue;
+      // Departure between i−1 and i: estimate when it left its place from the first moving samples.
+      const j2 = Math.min(run.length - 1, i + 2);
+      const v = j2 > i ? scaleV(sub(p[j2]!, p[i]!), 1 / (run[j2]!.t - run[i]!.t)) : ([0, 0] as [number, number]);
+      const sp = len(v);
+      const back = sp > 1e-6 ? off / sp : dt / 2;
+      const tStart = Math.min(run[i]!.t, Math.max(run[i]!.t - back, anchor.t - dt));
+      out.push({ ball, t0: tStart - 0.5 * dt, t1: tStart + 0.5 * dt, pre: { p: anchor.p, v: [0, 0], t: tStart - 0.5 * dt }, post: { p: p[i]!, v, t: run[i]!.t }, later: p[Math.min(run.length - 1, i + 3)]!, departure: true, explained: false });
+      anchor = null;
+    }
+    // Bends: runs of large second differences.
+    let j = 1;
+    while (j < run.length - 1) {
+      if (!bend(p, j, dt, floor)) {
+        j++;
+        continue;
+      }
+      const a = j;
+      while (j + 1 < run.length - 1 && bend(p, j + 1, dt, floor)) j++;
+      const b = j;
+      j++;
+      if (a < 1 || b + 1 >= run.length) continue;
+      const va = scaleV(sub(p[a]!, p[a - 1]!), 1 / (run[a]!.t - run[a - 1]!.t));
+      const vb = scaleV(sub(p[b + 1]!, p[b]!), 1 / (run[b + 1]!.t - run[b]!.t));
+      if (len(va) * dt < still) continue; // a departure, handled above
+      const t0 = a === b ? run[a]!.t - 0.5 * dt : run[a]!.t;
+      const t1 = a === b ? run[a]!.t + 0.5 * dt : run[b]!.t;
+      out.push({ ball, t0, t1, pre: { p: p[a]!, v: va, t: run[a]!.t }, post: { p: p[b]!, v: vb, t: run[b]!.t }, later: p[Math.min(run.length - 1, b + 3)]!, departure: false, explained: false });
+    }
+  }
+  // A bend right at a departure is the departure itself (the first moving frame is a mix
+  // of rest and motion): it may still show a cushion, but it needs no explanation.
+  for (const w of out) {
+    if (w.departure) continue;
+    if (out.some((d) => d.departure && w.t0 <= d.t1 + 1.5 * dt && w.t1 >= d.t0 - dt)) w.explained = true;
+  }
+  return out;
+}
+
+const scaleV = (a: [number, number], s: number): [number, number] => [a[0] * s, a[1] * s];
+
+/** A bend at sample j: the change of velocity is more than friction and measurement noise give. */
+function bend(p: readonly [number, number][], j: number, dt: number, floor: number): boolean {
+  const a = [p[j + 1]![0] - 2 * p[j]![0] + p[j - 1]![0], p[j + 1]![1] - 2 * p[j]![1] + p[j - 1]![1]];
+  const v = len(sub(p[j + 1]!, p[j - 1]!)) / 2;
+  // Sliding friction changes the velocity by μg·dt² ≈ 2.2 mm per frame² at 30 fps.
+  const friction = 0.0025 * dt * dt;
+  return len(a) > floor + friction + 0.06 * v;
+}

@@ -1,0 +1,467 @@
+import type { Calibration } from './calibration.ts';
+import { chromaSize, type Frame } from './frame.ts';
+
+/**
+ * The ball detector. It never looks at the whole image: a lookup table, built once per
+ * calibration, samples the image on a grid laid over the playing surface at the height of
+ * the balls' centres (one radius above the cloth), so perspective, lens distortion and the
+ * parallax of the ball centres are undone once and every later step works in table mm.
+ *
+ * Each grid cell is classified by colour, normalised by brightness so that lighting
+ * gradients, vignetting and a player's shadow change little: cloth (the table's own
+ * chroma, measured every frame), white, yellow, red, or other. A ball is a place where a
+ * class fills a disc of the ball's size and does not fill the ring around it (a hand, an
+ * arm, a sleeve or a cue stick fills the ring or not the disc; a chalk cube or a skittle is
+ * too small). Positions are refined by the centroid of the non-cloth cells inside the
+ * ball's outline.
+ */
+export type BallColour = 'white' | 'yellow' | 'red';
+export const COLOURS: readonly BallColour[] = ['white', 'yellow', 'red'];
+
+export interface Detection {
+  colour: BallColour;
+  /** Table mm of the ball's centre. */
+  at: [number, number];
+  /** 0…1: how well the blob looks like a ball. */
+  confidence: number;
+  /** Nothing but cloth just around the ball (no cue, hand or arm over its edge): its centre can be trusted to the millimetre. */
+  clear: boolean;
+}
+
+/**
+ * Grid cell in mm: a ball is about 8 cells across, enough to find it; its position comes
+ * from the full-resolution image (refineInImage), so a coarser grid costs no accuracy.
+ */
+export const DEFAULT_CELL = 8;
+
+export interface DetectorOptions {
+  ballRadius: number;
+  /** Grid cell size in mm (default DEFAULT_CELL). */
+  cell?: number;
+}
+
+const CLASS_NONE = 0;
+const CLASS_CLOTH = 1;
+const CLASS_WHITE = 2;
+const CLASS_YELLOW = 3;
+const CLASS_RED = 4;
+const CLASS_OF: Record<BallColour, number> = { white: CLASS_WHITE, yellow: CLASS_YELLOW, red: CLASS_RED };
+
+/** Minimum share of the inner square a ball's class fills, maximum share of the ring around it. */
+const INNER_FILL = 0.68;
+const RING_FILL = 0.3;
+/** Maximum share of the class just outside the ball's outline (a touching ball of the same colour covers about a quarter). */
+const HALO_FILL = 0.4;
+
+export class Detector {
+  readonly nx: number;
+  readonly ny: number;
+  readonly cell: number;
+  private readonly lumaIndex: Int32Array;
+  private readonly chromaIndex: Int32Array;
+  private readonly Y: Uint8Array;
+  private readonly U: Uint8Array;
+  private readonly V: Uint8Array;
+  /** Per cell: its class. */
+  readonly cls: Uint8Array;
+  private readonly integral: Int32Array;
+  private readonly blockY: Float32Array;
+  private readonly bx: number;
+  private readonly by: number;
+  private static readonly BLOCK = 16;
+  /** Cloth chroma reference (normalised by brightness). */
+  cloth = { cu: 0, cv: 0 };
+  private readonly width: number;
+  private readonly height: number;
+
+  constructor(readonly calibration: Calibration, readonly options: DetectorOptions) {
+    const { length, width } = calibration.table;
+    this.cell = options.cell ?? DEFAULT_CELL;
+    this.nx = Math.ceil(length / this.cell);
+    this.ny = Math.ceil(width / this.cell);
+    const n = this.nx * this.ny;
+    this.lumaIndex = new Int32Array(n);
+    this.chromaIndex = new Int32Array(n);
+    this.width = calibration.lens.width;
+    this.height = calibration.lens.height;
+    const { cw } = chromaSize(this.width, this.height);
+    for (let j = 0; j < this.ny; j++) {
+      for (let i = 0; i < this.nx; i++) {
+        const px = calibration.toPixel((i + 0.5) * this.cell, (j + 0.5) * this.cell, options.ballRadius);
+        const k = j * this.nx + i;
+        if (!px || px[0] < 0 || px[1] < 0 || px[0] >= this.width || px[1] >= this.height) {
+          this.lumaIndex[k] = -1;
+          this.chromaIndex[k] = -1;
+          continue;
+        }
+        const u = Math.floor(px[0]);
+        const v = Math.floor(px[1]);
+        this.lumaIndex[k] = v * this.width + u;
+        this.chromaIndex[k] = (v >> 1) * cw + (u >> 1);
+      }
+    }
+    this.Y = new Uint8Array(n);
+    this.U = new Uint8Array(n);
+    this.V = new Uint8Array(n);
+    this.cls = new Uint8Array(n);
+    this.integral = new Int32Array((this.nx + 1) * (this.ny + 1));
+    this.bx = Math.ceil(this.nx / Detector.BLOCK);
+    this.by = Math.ceil(this.ny / Detector.BLOCK);
+    this.blockY = new Float32Array(this.bx * this.by);
+  }
+
+  /** Table mm of a cell's centre. */
+  cellCentre(i: number, j: number): [number, number] {
+    return [(i + 0.5) * this.cell, (j + 0.5) * this.cell];
+  }
+
+  detect(frame: Frame, colours: readonly BallColour[] = COLOURS): Detection[] {
+    if (frame.width !== this.width || frame.height !== this.height) throw new Error(`frame is ${frame.width}x${frame.height}, calibration is for ${this.width}x${this.height}`);
+    this.sample(frame);
+    this.classify();
+    const out: Detection[] = [];
+    for (const colour of colours) out.push(...this.blobs(colour));
+    for (const d of out) d.at = this.refineInImage(frame, d.at);
+    for (const d of out) d.clear = this.surroundIsClear(frame, d.at, out);
+    return out;
+  }
+
+  private sample(frame: Frame): void {
+    const { Y, U, V, lumaIndex, chromaIndex } = this;
+    const fy = frame.y;
+    const fu = frame.u;
+    const fv = frame.v;
+    for (let k = 0; k < Y.length; k++) {
+      const l = lumaIndex[k]!;
+      if (l < 0) {
+        Y[k] = 0;
+        U[k] = 128;
+        V[k] = 128;
+        continue;
+      }
+      const c = chromaIndex[k]!;
+      Y[k] = fy[l]!;
+      U[k] = fu[c]!;
+      V[k] = fv[c]!;
+    }
+  }
+
+  private classify(): void {
+    const { Y, U, V, cls, nx, ny } = this;
+    const n = Y.length;
+    // The cloth's chroma: the median over a sparse sample (the cloth covers most of the table).
+    const hu = new Int32Array(256);
+    const hv = new Int32Array(256);
+    let count = 0;
+    for (let k = 0; k < n; k += 7) {
+      const y = Y[k]!;
+      if (y < 24) continue;
+      hu[clampByte(128 + (64 * (U[k]! - 128)) / y)]! += 1;
+      hv[clampByte(128 + (64 * (V[k]! - 128)) / y)]! += 1;
+      count += 1;
+    }
+    this.cloth = { cu: (median(hu, count) - 128) / 64, cv: (median(hv, count) - 128) / 64 };
+    const { cu: ccu, cv: ccv } = this.cloth;
+    // Pass 1: chroma classes; cloth brightness per block.
+    const B = Detector.BLOCK;
+    const sum = new Float32Array(this.bx * this.by);
+    const num = new Int32Array(this.bx * this.by);
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const k = j * nx + i;
+        const y = Y[k]!;
+        if (y < 20) {
+          cls[k] = CLASS_NONE;
+          continue;
+        }
+        const cu = (U[k]! - 128) / y;
+        const cv = (V[k]! - 128) / y;
+        const du = cu - ccu;
+        const dv = cv - ccv;
+        if (du * du + dv * dv < 0.2 * 0.2) {
+          cls[k] = CLASS_CLOTH;
+          const b = ((j / B) | 0) * this.bx + ((i / B) | 0);
+          sum[b]! += y;
+          num[b]! += 1;
+        } else if (cv > 0.55 && cu < 0.2) cls[k] = CLASS_RED;
+        else if (cu < -0.3 && cv < 0.32 && cv > -0.25) cls[k] = CLASS_YELLOW;
+        else if (cu * cu + cv * cv < 0.13 * 0.13) cls[k] = CLASS_WHITE; // brightness checked below
+        else cls[k] = CLASS_NONE;
+      }
+    }
+    let all = 0;
+    let allN = 0;
+    for (let b = 0; b < sum.length; b++) {
+      all += sum[b]!;
+      allN += num[b]!;
+    }
+    const fallback = allN ? all / allN : 80;
+    for (let b = 0; b < sum.length; b++) this.blockY[b] = num[b]! > 20 ? sum[b]! / num[b]! : fallback;
+    // Pass 2: white must be clearly brighter than the cloth around it (grey shadows, dark sleeves are not).
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const k = j * nx + i;
+        if (cls[k] !== CLASS_WHITE) continue;
+        const b = ((j / B) | 0) * this.bx + ((i / B) | 0);
+        if (Y[k]! < 1.45 * this.blockY[b]!) cls[k] = CLASS_NONE;
+      }
+    }
+  }
+
+  /** Balls of one colour: discs filled by the class with an empty ring around them. */
+  private blobs(colour: BallColour): Detection[] {
+    const target = CLASS_OF[colour];
+    const { nx, ny, cls, integral: I } = this;
+    // Too few cells of this colour for even one ball: nothing to look for.
+    const ballCells = (Math.PI * (this.options.ballRadius / this.cell) ** 2) / 2;
+    let count = 0;
+    for (let k = 0; k < cls.length && count < ballCells; k++) if (cls[k] === target) count++;
+    if (count < ballCells) return [];
+    const W = nx + 1;
+    for (let i = 0; i <= nx; i++) I[i] = 0;
+    for (let j = 0; j < ny; j++) {
+      let row = 0;
+      I[(j + 1) * W] = 0;
+      for (let i = 0; i < nx; i++) {
+        if (cls[j * nx + i] === target) row += 1;
+        I[(j + 1) * W + i + 1] = I[j * W + i + 1]! + row;
+      }
+    }
+    const box = (i0: number, j0: number, i1: number, j1: number) => {
+      // Sum over cells [i0, i1) × [j0, j1), clipped to the grid.
+      i0 = Math.max(0, i0);
+      j0 = Math.max(0, j0);
+      i1 = Math.min(nx, i1);
+      j1 = Math.min(ny, j1);
+      if (i1 <= i0 || j1 <= j0) return 0;
+      return I[j1 * W + i1]! - I[j0 * W + i1]! - I[j1 * W + i0]! + I[j0 * W + i0]!;
+    };
+    const R = this.options.ballRadius / this.cell;
+    const inner = Math.max(1, Math.round(1.35 * R)); // square well inside the ball
+    const mid = Math.ceil(2.3 * R);
+    const outer = Math.ceil(4 * R);
+    const innerArea = inner * inner;
+    const ringArea = outer * outer - mid * mid;
+    const candidates: { i: number; j: number; score: number; fill: number; ring: number }[] = [];
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        if (cls[j * nx + i] !== target) continue;
+        const h = inner >> 1;
+        const fill = box(i - h, j - h, i - h + inner, j - h + inner) / innerArea;
+        if (fill < INNER_FILL) continue;
+        const hm = mid >> 1;
+        const ho = outer >> 1;
+        const ring = (box(i - ho, j - ho, i - ho + outer, j - ho + outer) - box(i - hm, j - hm, i - hm + mid, j - hm + mid)) / ringArea;
+        if (ring > RING_FILL) continue;
+        candidates.push({ i, j, score: fill - 0.5 * ring, fill, ring });
+      }
+    }
+    candidates.sort((a, b) => b.score - a.score);
+    const kept: typeof candidates = [];
+    const sep = 1.6 * R;
+    for (const c of candidates) if (kept.every((k) => (k.i - c.i) ** 2 + (k.j - c.j) ** 2 >= sep * sep)) kept.push(c);
+    const out: Detection[] = [];
+    for (const c of kept) {
+      const at = this.refine(c.i, c.j);
+      // Just outside a ball's outline the class must mostly stop: a sleeve's end, a hand or
+      // a fat blob is round too, but wider than a ball.
+      const halo = this.haloShare(at, target);
+      if (halo > HALO_FILL) continue;
+      out.push({ colour, at, clear: true, confidence: Math.max(0, Math.min(1, ((c.fill - INNER_FILL) / (1 - INNER_FILL)) * 0.5 + 0.5 - c.ring - halo)) });
+    }
+    return out;
+  }
+
+  /**
+   * Is the ring from 1.2 to 1.6 radii around a ball (in the image) cloth, apart from other
+   * balls? Something over the ball's edge (a cue, fingers) pulls its centroid.
+   */
+  private surroundIsClear(frame: Frame, at: [number, number], balls: readonly Detection[]): boolean {
+    const cal = this.calibration;
+    const R = this.options.ballRadius;
+    const { cw } = chromaSize(frame.width, frame.height);
+    const { cu: ccu, cv: ccv } = this.cloth;
+    let n = 0;
+    let other = 0;
+    for (let k = 0; k < 32; k++) {
+      const a = (k / 32) * 2 * Math.PI;
+      for (const f of [1.25, 1.5]) {
+        const x = at[0] + Math.cos(a) * f * R;
+        const y = at[1] + Math.sin(a) * f * R;
+        if (x < 0 || y < 0 || x > cal.table.length || y > cal.table.width) continue;
+        if (balls.some((b) => b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R)) continue;
+        const px = cal.toPixel(x, y, R);
+        if (!px) continue;
+        const u = Math.floor(px[0]);
+        const v = Math.floor(px[1]);
+        if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) continue;
+        const yy = frame.y[v * frame.width + u]!;
+        // Too dark to tell colours apart (a vignetted corner): no evidence either way.
+        if (yy < 35) continue;
+        const c = (v >> 1) * cw + (u >> 1);
+        const du = (frame.u[c]! - 128) / yy - ccu;
+        const dv = (frame.v[c]! - 128) / yy - ccv;
+        n += 1;
+        if (du * du + dv * dv > 0.3 * 0.3) other += 1;
+      }
+    }
+    return n === 0 || other / n < 0.08;
+  }
+
+  /** Share of cells of a class in the ring from 1.2 to 1.6 radii around a point. */
+  private haloShare(at: [number, number], target: number): number {
+    const { nx, ny, cls, cell } = this;
+    const R = this.options.ballRadius;
+    const r0 = 1.2 * R;
+    const r1 = 1.6 * R;
+    let n = 0;
+    let hit = 0;
+    for (let j = Math.max(0, Math.floor((at[1] - r1) / cell)); j <= Math.min(ny - 1, Math.floor((at[1] + r1) / cell)); j++) {
+      for (let i = Math.max(0, Math.floor((at[0] - r1) / cell)); i <= Math.min(nx - 1, Math.floor((at[0] + r1) / cell)); i++) {
+        const d = Math.hypot((i + 0.5) * cell - at[0], (j + 0.5) * cell - at[1]);
+        if (d < r0 || d > r1) continue;
+        n += 1;
+        if (cls[j * nx + i] === target) hit += 1;
+      }
+    }
+    return n ? hit / n : 0;
+  }
+
+  /** Centroid of the non-cloth cells within the ball's outline, twice. */
+  private refine(ci: number, cj: number): [number, number] {
+    const { nx, ny, cls } = this;
+    const R = this.options.ballRadius / this.cell;
+    let x = ci + 0.5;
+    let y = cj + 0.5;
+    for (let pass = 0; pass < 3; pass++) {
+      const r = pass === 0 ? 1.2 * R : 1.05 * R;
+      let sx = 0;
+      let sy = 0;
+      let n = 0;
+      for (let j = Math.max(0, Math.floor(y - r)); j <= Math.min(ny - 1, Math.ceil(y + r)); j++) {
+        for (let i = Math.max(0, Math.floor(x - r)); i <= Math.min(nx - 1, Math.ceil(x + r)); i++) {
+          const dx = i + 0.5 - x;
+          const dy = j + 0.5 - y;
+          if (dx * dx + dy * dy > r * r) continue;
+          const c = cls[j * nx + i]!;
+          if (c === CLASS_CLOTH) continue;
+          sx += i + 0.5;
+          sy += j + 0.5;
+          n += 1;
+        }
+      }
+      if (n === 0) break;
+      x = sx / n;
+      y = sy / n;
+    }
+    return [x * this.cell, y * this.cell];
+  }
+
+  /**
+   * The centroid of the ball's outline in the full-resolution image (soft weights: how far
+   * each pixel's colour is from the cloth's), mapped back to the table at the balls' height.
+   * The grid finds the ball; the image places it to a fraction of a pixel.
+   */
+  private refineInImage(frame: Frame, at: [number, number]): [number, number] {
+    const cal = this.calibration;
+    const R = this.options.ballRadius;
+    const c = cal.toPixel(at[0], at[1], R);
+    const e = cal.toPixel(at[0] + R, at[1], R);
+    const f = cal.toPixel(at[0], at[1] + R, R);
+    if (!c || !e || !f) return at;
+    const rpx = Math.max(Math.hypot(e[0] - c[0], e[1] - c[1]), Math.hypot(f[0] - c[0], f[1] - c[1]));
+    const { cw, ch } = chromaSize(frame.width, frame.height);
+    const { cu: ccu, cv: ccv } = this.cloth;
+    let u0 = c[0];
+    let v0 = c[1];
+    // A wide first look, then the ball's outline until the centre stops moving.
+    for (let pass = 0; pass < 8; pass++) {
+      const r = rpx * (pass === 0 ? 1.3 : 1.1);
+      const from = [u0, v0];
+      let su = 0;
+      let sv = 0;
+      let sw = 0;
+      for (let v = Math.max(0, Math.floor(v0 - r)); v <= Math.min(frame.height - 1, Math.ceil(v0 + r)); v++) {
+        for (let u = Math.max(0, Math.floor(u0 - r)); u <= Math.min(frame.width - 1, Math.ceil(u0 + r)); u++) {
+          const du = u + 0.5 - u0;
+          const dv = v + 0.5 - v0;
+          if (du * du + dv * dv > r * r) continue;
+          const y = frame.y[v * frame.width + u]!;
+          // Chroma interpolated to the pixel's centre (4:2:0 samples sit between pixel pairs):
+          // nearest-sample chroma would pull a moving ball's centroid to a 2-pixel grid.
+          const cx = Math.min(cw - 1.001, Math.max(0, (u + 0.5) / 2 - 0.5));
+          const cy = Math.min(ch - 1.001, Math.max(0, (v + 0.5) / 2 - 0.5));
+          const ix = cx | 0;
+          const iy = cy | 0;
+          const fx = cx - ix;
+          const fy = cy - iy;
+          const k = iy * cw + ix;
+          const U = (frame.u[k]! * (1 - fx) + frame.u[k + 1]! * fx) * (1 - fy) + (frame.u[k + cw]! * (1 - fx) + frame.u[k + cw + 1]! * fx) * fy;
+          const V = (frame.v[k]! * (1 - fx) + frame.v[k + 1]! * fx) * (1 - fy) + (frame.v[k + cw]! * (1 - fx) + frame.v[k + cw + 1]! * fx) * fy;
+          const yy = Math.max(y, 20);
+          const a = (U - 128) / yy - ccu;
+          const b = (V - 128) / yy - ccv;
+          const d = Math.sqrt(a * a + b * b);
+          const w = d <= 0.12 ? 0 : d >= 0.3 ? 1 : (d - 0.12) / 0.18;
+          su += w * (u + 0.5);
+          sv += w * (v + 0.5);
+          sw += w;
+        }
+      }
+      if (sw < 1) return at;
+      u0 = su / sw;
+      v0 = sv / sw;
+      if (pass > 0 && Math.hypot(u0 - from[0]!, v0 - from[1]!) < 0.03) break;
+    }
+    const back = cal.toTable([u0, v0], R);
+    return back ? [back[0], back[1]] : at;
+  }
+
+  /**
+   * Share of pixels that are not cloth (brighter than the cloth around, or another colour)
+   * in a small disc around a table point at a given height, sampled in the image directly
+   * (skittles stand above the balls' plane): a standing skittle fills it, its empty spot not.
+   */
+  objectShare(frame: Frame, at: readonly [number, number], z: number, radiusMm: number): number {
+    const cal = this.calibration;
+    const { cw } = chromaSize(frame.width, frame.height);
+    let white = 0;
+    let n = 0;
+    const steps = 4;
+    for (let a = -steps; a <= steps; a++) {
+      for (let b = -steps; b <= steps; b++) {
+        const dx = (a / steps) * radiusMm;
+        const dy = (b / steps) * radiusMm;
+        if (dx * dx + dy * dy > radiusMm * radiusMm) continue;
+        const px = cal.toPixel(at[0] + dx, at[1] + dy, z);
+        if (!px) continue;
+        const u = Math.floor(px[0]);
+        const v = Math.floor(px[1]);
+        if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) continue;
+        const y = frame.y[v * frame.width + u]!;
+        const c = (v >> 1) * cw + (u >> 1);
+        const cu = (frame.u[c]! - 128) / Math.max(y, 20);
+        const cv = (frame.v[c]! - 128) / Math.max(y, 20);
+        const i = Math.min(this.nx - 1, Math.max(0, Math.floor(at[0] / this.cell)));
+        const j = Math.min(this.ny - 1, Math.max(0, Math.floor(at[1] / this.cell)));
+        const block = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
+        n += 1;
+        const du = cu - this.cloth.cu;
+        const dv = cv - this.cloth.cv;
+        if (y > 1.45 * this.blockY[block]! || du * du + dv * dv > 0.25 * 0.25) white += 1;
+      }
+    }
+    return n ? white / n : 0;
+  }
+}
+
+const clampByte = (x: number) => (x < 0 ? 0 : x > 255 ? 255 : x | 0);
+
+function median(h: Int32Array, count: number): number {
+  let acc = 0;
+  for (let i = 0; i < 256; i++) {
+    acc += h[i]!;
+    if (acc * 2 >= count) return i + 0.5;
+  }
+  return 128;
+}

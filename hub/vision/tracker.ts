@@ -1,0 +1,310 @@
+import type { Calibration } from './calibration.ts';
+import { findContacts, type ContactEvent, type TrackSample } from './contacts.ts';
+import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
+import type { Frame } from './frame.ts';
+
+/**
+ * The shot tracker: frames in, tracker messages out (CONTRACT §3, `tables/<t>/tracker`).
+ * Balls keep their identity by colour, and the two whites of the skittle games by track
+ * continuity (nearest to where each was, or was heading). A shot starts when a ball
+ * leaves its place (`strike`); it ends when every ball has been still for a while, and
+ * then the whole shot is analysed (contacts.ts) and sent with the resting positions,
+ * followed by `rest`. Pure: no clock, no I/O; time is the frame's timestamp.
+ */
+export type BallSet = 'carom' | 'skittles';
+
+export type TrackerMessage =
+  | { type: 'strike' }
+  | { type: 'rest' }
+  | { type: 'shot'; shot: { events: ShotEventOut[]; positions: Record<string, [number, number]> } };
+
+export type ShotEventOut =
+  | { kind: 'ball'; balls: [string | null, string | null]; t: number }
+  | { kind: 'cushion'; rail: 'head' | 'foot' | 'left' | 'right'; ball: string | null; t: number }
+  | { kind: 'skittle'; skittle: string; by: string | null; t: number };
+
+export interface TrackerOptions {
+  calibration: Calibration;
+  balls: BallSet;
+  /** Ball radius in mm (default: 30.75, or 34 on a table longer than 3 m). */
+  ballRadius?: number;
+  /** Skittle spots to watch (skittle games). */
+  skittles?: { id: string; at: [number, number]; base: number; height: number }[];
+  /** Where each ball lies at the start (tells the two whites apart); default: nearest to the break spots given. */
+  initial?: Record<string, [number, number]>;
+  /** Grid cell, mm (default DEFAULT_CELL). */
+  cell?: number;
+  /** Seconds all balls must be still to end a shot (default 0.5). */
+  restSeconds?: number;
+}
+
+export const BALL_COLOURS: Record<BallSet, Record<string, BallColour>> = {
+  carom: { white: 'white', yellow: 'yellow', red: 'red' },
+  skittles: { cue: 'yellow', one: 'white', two: 'white' },
+};
+
+interface BallTrack {
+  id: string;
+  colour: BallColour;
+  /** Last seen position and time. */
+  last: [number, number] | null;
+  lastT: number;
+  /** mm per ms */
+  v: [number, number];
+  missed: number;
+}
+
+export interface FrameObservation {
+  t: number;
+  at: Record<string, [number, number] | null>;
+  /** Balls seen with something over their edge this frame (positions less sure). */
+  partial: Set<string>;
+  detections: Detection[];
+}
+
+export class VisionTracker {
+  readonly detector: Detector;
+  readonly ballRadius: number;
+  private readonly stillMm: number;
+  private readonly pixelMm: number;
+  private readonly tracks: BallTrack[];
+  private state: 'rest' | 'moving' = 'rest';
+  /** Frames of the current shot, and a few before it. */
+  private history: FrameObservation[] = [];
+  private stillFrames = 0;
+  private shotFrom = 0;
+  private dt = 0;
+  private lastT: number | null = null;
+  private skittleUp = new Map<string, boolean | null>();
+  /** The latest frame's observation (for drawing overlays). */
+  latest: FrameObservation | null = null;
+  /** Every observation since the start (positions only), for overlays and tests. */
+  readonly trail: { t: number; at: Record<string, [number, number] | null> }[] = [];
+
+  constructor(readonly options: TrackerOptions) {
+    const { length } = options.calibration.table;
+    this.ballRadius = options.ballRadius ?? (length > 3000 ? 34 : 30.75);
+    // Still = moved less than this over two frames: 2.2 mm, or most of a pixel on a coarse camera (compression makes centroids jitter).
+    const cal = options.calibration;
+    const mid = cal.toPixel(cal.table.length / 2, cal.table.width / 2, this.ballRadius);
+    const next = mid ? cal.toTable([mid[0] + 1, mid[1]], this.ballRadius) : null;
+    const pixelMm = next ? Math.abs(next[0] - cal.table.length / 2) + Math.abs(next[1] - cal.table.width / 2) : 3;
+    this.stillMm = Math.max(2.2, 0.8 * pixelMm);
+    this.pixelMm = pixelMm;
+    this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? DEFAULT_CELL });
+    this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0 }));
+  }
+
+  push(frame: Frame, t: number): TrackerMessage[] {
+    if (this.lastT !== null) this.dt = this.dt ? 0.9 * this.dt + 0.1 * (t - this.lastT) : t - this.lastT;
+    this.lastT = t;
+    const detections = this.detector.detect(frame, [...new Set(this.tracks.map((b) => b.colour))]);
+    const partial = new Set<string>();
+    const at = this.assign(detections, t, partial);
+    const obs: FrameObservation = { t, at, partial, detections };
+    this.latest = obs;
+    this.trail.push({ t, at });
+    this.history.push(obs);
+    const out: TrackerMessage[] = [];
+    this.watchSkittles(frame, at);
+    const moving = this.anyMoving();
+    if (this.state === 'rest') {
+      // Keep a short lead-in before a possible shot.
+      const keep = Math.max(8, Math.ceil(300 / Math.max(this.dt, 1)));
+      if (this.history.length > keep) this.history.splice(0, this.history.length - keep);
+      if (this.departed()) {
+        this.state = 'moving';
+        this.shotFrom = 0;
+        this.stillFrames = 0;
+        this.skittlesBefore = new Map(this.skittleUp);
+        out.push({ type: 'strike' });
+      }
+      return out;
+    }
+    this.stillFrames = moving ? 0 : this.stillFrames + 1;
+    const restFrames = Math.ceil(((this.options.restSeconds ?? 0.5) * 1000) / Math.max(this.dt, 1));
+    if (this.stillFrames >= restFrames) {
+      out.push(this.analyse(restFrames));
+      out.push({ type: 'rest' });
+      this.state = 'rest';
+      this.history = this.history.slice(-restFrames);
+    }
+    return out;
+  }
+
+  /** The video ended: a shot still running is analysed as it stands. */
+  finish(): TrackerMessage[] {
+    if (this.state !== 'moving') return [];
+    this.state = 'rest';
+    return [this.analyse(Math.min(this.stillFrames, 3))];
+  }
+
+  private skittlesBefore = new Map<string, boolean | null>();
+
+  private assign(dets: Detection[], t: number, partial: Set<string>): Record<string, [number, number] | null> {
+    const at: Record<string, [number, number] | null> = {};
+    const R = this.ballRadius;
+    const byColour = new Map<BallColour, BallTrack[]>();
+    for (const b of this.tracks) byColour.set(b.colour, [...(byColour.get(b.colour) ?? []), b]);
+    for (const [colour, balls] of byColour) {
+      const cands = dets.filter((d) => d.colour === colour).slice(0, 6);
+      const predict = (b: BallTrack): [number, number] | null => {
+        if (!b.last) return null;
+        const h = Math.min(t - b.lastT, 200);
+        return [b.last[0] + b.v[0] * h, b.last[1] + b.v[1] * h];
+      };
+      const near = balls.length > 1 && balls.every((b) => b.last) && Math.hypot(balls[0]!.last![0] - balls[1]!.last![0], balls[0]!.last![1] - balls[1]!.last![1]) < 5 * R;
+      const cost = (b: BallTrack, d: Detection): number => {
+        if (!b.last) return 100 - 50 * d.confidence;
+        // Two same-coloured balls close together: follow places, not velocities (a collision swaps their motion).
+        const p = near ? b.last : predict(b)!;
+        const c = Math.hypot(d.at[0] - p[0], d.at[1] - p[1]);
+        // A struck ball can go from rest to 6 m/s between two frames.
+        const h = Math.min(Math.max(t - b.lastT, 1), 1000);
+        const gate = 3 * R + Math.hypot(b.v[0], b.v[1]) * h + 6 * h;
+        return c <= gate ? c : Infinity;
+      };
+      // Every assignment of candidates to these balls (at most 2 balls × 6 candidates), cheapest wins.
+      let best: { total: number; pick: (Detection | null)[] } = { total: Infinity, pick: balls.map(() => null) };
+      const rec = (k: number, used: Set<number>, pick: (Detection | null)[], total: number) => {
+        if (k === balls.length) {
+          const missing = pick.filter((p) => !p).length;
+          const score = total + missing * 500;
+          if (score < best.total) best = { total: score, pick: [...pick] };
+          return;
+        }
+        rec(k + 1, used, [...pick, null], total);
+        cands.forEach((d, i) => {
+          if (used.has(i)) return;
+          const c = cost(balls[k]!, d);
+          if (!Number.isFinite(c)) return;
+          used.add(i);
+          rec(k + 1, used, [...pick, d], total + c);
+          used.delete(i);
+        });
+      };
+      rec(0, new Set(), [], 0);
+      balls.forEach((b, k) => {
+        const d = best.pick[k];
+        if (!d) {
+          at[b.id] = null;
+          b.missed += 1;
+          return;
+        }
+        if (b.last && Number.isFinite(b.lastT)) {
+          const h = t - b.lastT;
+          if (h > 0 && h < 250) b.v = [(d.at[0] - b.last[0]) / h, (d.at[1] - b.last[1]) / h];
+        }
+        b.last = [d.at[0], d.at[1]];
+        b.lastT = t;
+        b.missed = 0;
+        if (!d.clear) partial.add(b.id);
+        at[b.id] = b.last;
+      });
+    }
+    return at;
+  }
+
+  private anyMoving(): boolean {
+    // Compare with ~70 ms ago whatever the frame rate: a ball creeping at 40 mm/s must not look still at 60 fps.
+    const n = this.history.length;
+    const back = Math.max(2, Math.round(70 / Math.max(this.dt, 1)));
+    if (n <= back) return true;
+    for (const b of this.tracks) {
+      const a = this.history[n - 1]!.at[b.id];
+      const c = this.history[n - 1 - back]!.at[b.id];
+      if (!a || !c) {
+        if (b.missed > 0 && Math.hypot(b.v[0], b.v[1]) * this.dt > 1.5) return true;
+        continue;
+      }
+      if (Math.hypot(a[0] - c[0], a[1] - c[1]) > this.stillMm) return true;
+    }
+    return false;
+  }
+
+  /** A ball left the place it rested at (two frames in a row more than 6 mm away). */
+  private departed(): boolean {
+    const h = this.history;
+    if (h.length < 6) return false;
+    for (const b of this.tracks) {
+      const ref = h.slice(0, -2).map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
+      if (ref.length < 3) continue;
+      const m = [ref.reduce((s, p) => s + p[0], 0) / ref.length, ref.reduce((s, p) => s + p[1], 0) / ref.length];
+      const a = h[h.length - 1]!.at[b.id];
+      const c = h[h.length - 2]!.at[b.id];
+      if (a && c && Math.hypot(a[0] - m[0]!, a[1] - m[1]!) > 6 && Math.hypot(c[0] - m[0]!, c[1] - m[1]!) > 6) return true;
+    }
+    return false;
+  }
+
+  private watchSkittles(frame: Frame, at: Record<string, [number, number] | null>): void {
+    for (const s of this.options.skittles ?? []) {
+      // Only a ball over the sampled disc hides the skittle (balls rest right beside the spot skittles of SK7P-1).
+      const covered = Object.values(at).some((p) => p && Math.hypot(p[0] - s.at[0], p[1] - s.at[1]) < this.ballRadius + s.base * 0.3 + 4);
+      if (covered) continue;
+      const share = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
+      const prev = this.skittleUp.get(s.id);
+      if (share > 0.5) this.skittleUp.set(s.id, prev === false ? null : true);
+      else if (share < 0.1) this.skittleUp.set(s.id, prev === undefined ? false : prev === true ? false : prev);
+    }
+  }
+
+  private analyse(restFrames: number): TrackerMessage {
+    const frames = this.history;
+    const tracks = new Map<string, TrackSample[]>();
+    // Above ~40 fps, every other frame: a bend must show against the centroid jitter, and at
+    // 60 fps a frame's motion is half as large for the same jitter. Times stay interpolated.
+    const step = this.dt < 25 ? 2 : 1;
+    const used = frames.filter((_, i) => (frames.length - 1 - i) % step === 0);
+    for (const b of this.tracks) tracks.set(b.id, used.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
+    const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
+    const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
+    const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
+    events.push(...this.skittleEvents(tracks));
+    // Something bent a path and nothing explains it: an unknown contact, so the engine asks.
+    for (const u of found.unexplained) events.push({ kind: 'ball', balls: [u.ball, null], t: Math.round(u.t) });
+    events.sort((a, b) => a.t - b.t);
+    const positions: Record<string, [number, number]> = {};
+    const tail = frames.slice(-restFrames);
+    for (const b of this.tracks) {
+      const clear = tail.filter((o) => !o.partial.has(b.id)).map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
+      const ps = clear.length ? clear : tail.map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
+      if (ps.length === 0) continue;
+      positions[b.id] = [round1(ps.reduce((s, p) => s + p[0], 0) / ps.length), round1(ps.reduce((s, p) => s + p[1], 0) / ps.length)];
+    }
+    return { type: 'shot', shot: { events, positions } };
+  }
+
+  /** A skittle seen standing before the shot and down after it; felled by the one ball that passed it. */
+  private skittleEvents(tracks: Map<string, TrackSample[]>): ShotEventOut[] {
+    const out: ShotEventOut[] = [];
+    for (const s of this.options.skittles ?? []) {
+      if (this.skittlesBefore.get(s.id) !== true || this.skittleUp.get(s.id) !== false) continue;
+      const reach = this.ballRadius + s.base / 2 + 12;
+      const passes: { ball: string; t: number }[] = [];
+      for (const [ball, samples] of tracks) {
+        let best: { d: number; t: number } | null = null;
+        for (let k = 1; k < samples.length; k++) {
+          const a = samples[k - 1]!.at;
+          const b = samples[k]!.at;
+          if (!a || !b) continue;
+          const c = closest(a, b, s.at);
+          if (!best || c.d < best.d) best = { d: c.d, t: samples[k - 1]!.t + c.f * (samples[k]!.t - samples[k - 1]!.t) };
+        }
+        if (best && best.d < reach) passes.push({ ball, t: best.t });
+      }
+      out.push({ kind: 'skittle', skittle: s.id, by: passes.length === 1 ? passes[0]!.ball : null, t: Math.round(passes[0]?.t ?? this.history.at(-1)!.t) });
+    }
+    return out;
+  }
+}
+
+function closest(a: [number, number], b: [number, number], p: [number, number]): { d: number; f: number } {
+  const vx = b[0] - a[0];
+  const vy = b[1] - a[1];
+  const l2 = vx * vx + vy * vy;
+  const f = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * vx + (p[1] - a[1]) * vy) / l2)) : 0;
+  return { d: Math.hypot(a[0] + f * vx - p[0], a[1] + f * vy - p[1]), f };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
