@@ -1,4 +1,4 @@
-import { CAROM_TABLE, PYRAMID_TABLE, ballSpots, skittleSpots } from '../rules/skittles/geometry.ts';
+import { skittleSetup } from './skittle-setup.ts';
 import { calibrate, parseCorners } from '../vision/calibration.ts';
 import { VisionTracker, type BallSet, type TrackerMessage } from '../vision/tracker.ts';
 import { readVideo, VideoError } from './video-source.ts';
@@ -83,17 +83,6 @@ export function parseTrackArgs(argv: string[]): { ok: true; value: Args } | { ok
     }
   }
   return { ok: true, value: { video, corners: c.value.map((p) => [p[0], p[1]]), table: size, balls, k1: k, fov: f, positions: pos } };
-}
-
-/** Skittle spots and the whites' start spots for a table of this size. */
-function skittleSetup(table: { length: number; width: number }) {
-  const pyramid = table.length > 3000;
-  const base = pyramid ? PYRAMID_TABLE : CAROM_TABLE;
-  const t = { ...base, size: table };
-  const spots = skittleSpots(t, pyramid ? 'pyramid-seven' : 'carom-seven');
-  const skittles = Object.entries(spots).map(([id, at]) => ({ id, at: [at![0], at![1]] as [number, number], base: t.skittleBase, height: 60 }));
-  const whites = ballSpots(t, pyramid ? 'pyramid-seven' : 'carom-five');
-  return { skittles, initial: { one: [whites.one[0], whites.one[1]] as [number, number], two: [whites.two[0], whites.two[1]] as [number, number] } };
 }
 
 export async function trackCommand(argv: string[], io: TrackIO): Promise<number> {

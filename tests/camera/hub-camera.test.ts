@@ -109,7 +109,8 @@ describe('a table camera in the hub (issue 16)', () => {
     await until(() => (table.healthView().camera?.frames ?? 0) >= 60);
     // Contacts the camera did not report: the sensors alone cannot tell the balls, so the referee is asked.
     const now = Date.now();
-    const at = (k: number) => ({ boardUs: 0, hubTime: now + k * 40, seq: 0 });
+    // 300 ms apart: a ball needs at least that long from the head rail to the foot rail (hub/rules/bounds.ts).
+    const at = (k: number) => ({ boardUs: 0, hubTime: now + k * 300, seq: 0 });
     source.emit({ type: 'click', amplitude: 90, ...at(0) });
     for (const channel of [0, 1, 2]) source.emit({ type: 'rail-hit', channel, amplitude: 90, ...at(channel + 1) });
     source.emit({ type: 'click', amplitude: 90, ...at(4) });

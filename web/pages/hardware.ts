@@ -41,7 +41,7 @@ export function hardwareBody(table: string, name: string, m: Messages = messages
         <tbody>${CHANNELS.map((c) => h`<tr><td>${c}</td><td>${channelName(c, m)}</td><td><input type="number" name="threshold-${c}" aria-label="${m.hwThresholdOf(channelName(c, m))}" min="0" max="255" value="40" required></td><td><input type="number" name="refractory-${c}" aria-label="${m.hwRefractoryOf(channelName(c, m))}" min="0" max="7000" value="30" required></td></tr>`)}</tbody></table>
         <button class="btn primary" type="submit">${m.hwSend}</button>
       </form>
-      <p id="board-settings" class="muted">Board settings: not reported yet.</p>
+      <p id="board-settings" class="muted">${m.hwBoardNotReported}</p>
     </section>
     <section class="card">
       <h2>${m.hwCalTitle}</h2>

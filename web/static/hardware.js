@@ -154,8 +154,9 @@ function onState(msg) {
   const b = msg && msg.health && msg.health.board;
   const el = document.getElementById('board-settings');
   if (!b || !el) return;
-  const pending = b.unconfirmed.length ? ` Not in force: ${b.unconfirmed.join(', ')}.` : '';
-  el.textContent = `Board settings (boot ${b.bootId ?? '?'}): ${b.confirmed} confirmed, ${b.pending} waiting for the board, ${b.rejected} rejected, ${b.unsupported} unsupported.${pending}`;
+  const pending = b.unconfirmed.length ? ` ${t.notInForce} ${b.unconfirmed.join(', ')}.` : '';
+  el.textContent =
+    t.boardSettings.replace('{boot}', String(b.bootId ?? '?')).replace('{confirmed}', b.confirmed).replace('{pending}', b.pending).replace('{rejected}', b.rejected).replace('{unsupported}', b.unsupported) + pending;
   el.className = b.pending || b.rejected ? 'warn' : 'muted';
 }
 

@@ -1,0 +1,50 @@
+import { calibrate } from '../vision/calibration.ts';
+import { frameFromI420 } from '../vision/frame.ts';
+import { VisionTracker, type BallSet } from '../vision/tracker.ts';
+import { skittleSetup } from '../track/skittle-setup.ts';
+import { trackerMessage, type TrackerMessage } from '../pipeline/tracker.ts';
+import type { CreateFrameProcessor } from './frame-processor.ts';
+
+/** What a table's camera may say about its detector (config `camera`), checked here because a worker receives plain data. */
+interface VisionOptions {
+  balls: BallSet;
+  table: { length: number; width: number };
+  k1: number;
+  fovDeg?: number;
+}
+
+function visionOptions(raw: unknown): VisionOptions {
+  const o = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const balls = o.balls ?? 'carom';
+  if (balls !== 'carom' && balls !== 'skittles') throw new Error(`camera: balls '${String(balls)}' is not carom or skittles`);
+  const table = (o.table ?? { length: 2840, width: 1420 }) as { length: unknown; width: unknown };
+  if (!(typeof table.length === 'number' && typeof table.width === 'number' && table.length > 0 && table.width > 0)) throw new Error('camera: table must be {length, width} in mm');
+  const k1 = o.k1 ?? 0;
+  if (typeof k1 !== 'number' || !Number.isFinite(k1)) throw new Error('camera: k1 must be a number');
+  const fovDeg = o.fovDeg;
+  if (fovDeg !== undefined && (typeof fovDeg !== 'number' || !(fovDeg > 0 && fovDeg < 180))) throw new Error('camera: fovDeg must be between 0 and 180');
+  return { balls, table: { length: table.length, width: table.width }, k1, ...(fovDeg !== undefined ? { fovDeg } : {}) };
+}
+
+/**
+ * The hub's detector for a table's camera (hub/camera/frame-worker.ts loads this module in
+ * the camera's thread): issue 15's tracker (hub/vision/) behind the FrameProcessor seam.
+ * Without the table's corners there is nothing to calibrate, so it refuses to start.
+ */
+export const createFrameProcessor: CreateFrameProcessor = ({ width, height, corners, options }) => {
+  if (!corners) throw new Error('camera: corners are needed for the detector (the four cushion-nose corners in image pixels)');
+  const o = visionOptions(options);
+  const cal = calibrate({ width, height, corners: corners.map((c) => [c[0], c[1]] as [number, number]), table: o.table, k1: o.k1, ...(o.fovDeg !== undefined ? { fovDeg: o.fovDeg } : {}) });
+  if (!cal.ok) throw new Error(`camera: corners: ${cal.error}`);
+  const skittles = o.balls === 'skittles' ? skittleSetup(o.table) : null;
+  const tracker = new VisionTracker({ calibration: cal.value, balls: o.balls, ...(skittles ? { skittles: skittles.skittles, initial: skittles.initial } : {}) });
+  return {
+    push: (frame) =>
+      tracker.push(frameFromI420(frame.width, frame.height, frame.data), frame.t).map((m): TrackerMessage => {
+        // The same check as a tracker's message over MQTT: the engine only ever sees contract-shaped facts.
+        const parsed = trackerMessage(Buffer.from(JSON.stringify(m)));
+        if (!parsed.ok) throw new Error(`camera: the detector produced a message the contract refuses: ${parsed.error}`);
+        return parsed.value;
+      }),
+  };
+};
