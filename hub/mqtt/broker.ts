@@ -8,6 +8,10 @@ import { filterAllowed } from './topic-match.ts';
 import { MAX_PACKET_BYTES, publicTopics, roleGrant, TopicPolicy, type Grant, type Role } from './access.ts';
 import './packet-cache.ts';
 import { InProcessClient } from './in-process-client.ts';
+import { createMqEmitter } from './mq-emitter.ts';
+
+/** aedes's default: deliveries in flight at once; the rest wait in the (O(1)) queue. */
+const BROKER_CONCURRENCY = 100;
 
 export interface BrokerUser {
   username: string;
@@ -92,6 +96,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const grantOf = (user: BrokerUser): Grant => (user.role ? roleGrant(user.role, base, { tables: user.tables ?? [], extraRead: options.anonymousRead ?? [] }) : { role: 'custom', publish: user.publish, subscribe: user.subscribe });
 
   const broker = await Aedes.createBroker({
+    concurrency: BROKER_CONCURRENCY,
+    mq: createMqEmitter(BROKER_CONCURRENCY) as never,
     authenticate(client, username, password, done) {
       const refuse = (code: 3 | 4 | 5, message: string) => done(Object.assign(new Error(message), { returnCode: code }) as never, false);
       if (broker.connectedClients >= limits.maxConnections) {
