@@ -258,7 +258,7 @@ export class TableService {
       this.noteHealth(event, at);
     } else if (!essential && (event.type === 'vibration' || event.type === 'heartbeat') && this.deps.overloaded?.()) {
       // Overload policy (issue 18): a status frame the segmenter and health have read is
-      // neither stored nor published while the hub is behind; hits, clicks and skittles never are shed.
+      // neither stored nor published while the hub is behind. Hits, clicks and skittles are never shed.
       shed.count('status-frame');
       this.noteHealth(event, at);
     } else {
