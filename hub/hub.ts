@@ -24,9 +24,9 @@ import type { ProcessorSpec } from './camera/frame-processor.ts';
 
 
 /**
- * The overload policy's thresholds (issue 18). 128 tables at the firmware's rate queue a few
- * dozen rows a turn; past these the hub is behind, and status frames beyond the essential
- * ones are shed until it has caught up (it recovers as soon as the queues drain).
+ * The overload policy's thresholds (issue 18). 500 rows in one group commit is 150 ms of
+ * 64 tables at the firmware's rate; past these the hub is behind, and status frames beyond
+ * the essential ones are shed until it has caught up (it recovers as soon as the queues drain).
  */
 const SHED_ABOVE_QUEUED_ROWS = 500;
 const SHED_ABOVE_BROKER_BACKLOG = 2000;
