@@ -19,8 +19,17 @@ import { trackerMessage } from './pipeline/tracker.ts';
 import { LeagueStore } from './league/store.ts';
 import { LeagueService, leagueCommands } from './league/service.ts';
 import { TableCameras } from './camera/table-cameras.ts';
+import { shed } from './ops/shed.ts';
 import type { ProcessorSpec } from './camera/frame-processor.ts';
 
+
+/**
+ * The overload policy's thresholds (issue 18). 500 rows in one group commit is 150 ms of
+ * 64 tables at the firmware's rate; past these the hub is behind, and status frames beyond
+ * the essential ones are shed until it has caught up (it recovers as soon as the queues drain).
+ */
+const SHED_ABOVE_QUEUED_ROWS = 500;
+const SHED_ABOVE_BROKER_BACKLOG = 2000;
 export interface HubOptions {
   config: HubConfig;
   dataDir: string;
@@ -158,9 +167,12 @@ export class Hub {
 
     const cameras = new TableCameras({ dataDir: this.options.dataDir, processor: this.options.cameraProcessor ?? null, realtime: this.options.cameraRealtime ?? true, clock: this.clock, log: this.log });
     this.cameras = cameras;
+    const brokerNow = this.broker;
+    // Behind: more rows waiting for this turn's commit, or more messages waiting in the broker, than a venue makes.
+    const overloaded = () => store.queuedRows >= SHED_ABOVE_QUEUED_ROWS || (brokerNow?.backlog() ?? 0) >= SHED_ABOVE_BROKER_BACKLOG;
     for (const tableConfig of config.tables) {
       const source = this.options.sourceFor(tableConfig);
-      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => (this.leagueHook(state), cameras.onState(state)), cameraHealth: () => cameras.health(tableConfig.id), observeEventLatency: (ms) => this.eventLatency.observe(ms), statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs } });
+      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => (this.leagueHook(state), cameras.onState(state)), cameraHealth: () => cameras.health(tableConfig.id), observeEventLatency: (ms) => this.eventLatency.observe(ms), statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs }, overloaded });
       this.tables.set(tableConfig.id, table);
       this.sources.set(tableConfig.id, source);
       source.attach?.({
@@ -341,6 +353,7 @@ export class Hub {
       metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: this.link?.dropped ?? 0 }]),
       this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
       this.eventLatency.render('billiards_event_latency_ms', 'From a sensor event on the board (its time mapped to the hub clock) to its publish on the events topic, stored first: the serial line time and the hub'),
+      shed.render(),
       ...(this.cameras?.metrics() ?? []),
       ...processMetrics(),
     ];

@@ -1,6 +1,15 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { TableStore } from './store.ts';
+import { shed } from '../hub/ops/shed.ts';
+
+/**
+ * A live view gets at most one `state` per table per this many ms: under a flood every
+ * status frame changes a table, and a page cannot show 500 states a second anyway. The
+ * first change goes out at once; the later ones in the window fold into one, sent at its
+ * end with the newest state. `table-event` messages (hits, shots) are never folded.
+ */
+export const SSE_STATE_EVERY_MS = 80;
 
 /** Open SSE streams, so stop() can end them. */
 export class StreamRegistry {
@@ -36,9 +45,12 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       if (closed) return;
       stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
     };
+    const sendState = (table: string) => send('state', spec.payload(table));
+    const coalesce = new Coalescer(SSE_STATE_EVERY_MS, sendState);
     const onChange = (table: string) => {
       if (spec.table === null && !spec.whole && table === '') return;
-      if (spec.table === null || spec.table === table) send('state', spec.payload(table));
+      // A whole-venue payload covers every table: one key for all of them.
+      if (spec.table === null || spec.table === table) coalesce.change(spec.whole ? (spec.table ?? '') : table);
     };
     const onEvent = (table: string, event: unknown) => {
       if (spec.table === null || spec.table === table) send('table-event', event);
@@ -64,8 +76,51 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       });
     });
     closed = true;
+    coalesce.stop();
     clearInterval(ping);
     spec.store.off('change', onChange);
     spec.store.off('event', onEvent);
   });
+}
+
+/**
+ * Per key: the first change is sent at once, later ones within `everyMs` are folded into
+ * one sent when the window ends (the newest state is computed then). Each folded change
+ * is counted as shed (`sse-state`): its state was replaced by a newer one, never lost.
+ */
+export class Coalescer {
+  private readonly windows = new Map<string, { pending: boolean; timer: NodeJS.Timeout }>();
+
+  constructor(
+    private readonly everyMs: number,
+    private readonly send: (key: string) => void,
+  ) {}
+
+  change(key: string): void {
+    const open = this.windows.get(key);
+    if (open) {
+      if (open.pending) shed.count('sse-state');
+      open.pending = true;
+      return;
+    }
+    this.send(key);
+    this.openWindow(key);
+  }
+
+  private openWindow(key: string): void {
+    const timer = setTimeout(() => {
+      const window = this.windows.get(key);
+      this.windows.delete(key);
+      if (!window?.pending) return;
+      this.send(key);
+      this.openWindow(key); // changes keep coming: a new window from this send
+    }, this.everyMs);
+    timer.unref?.();
+    this.windows.set(key, { pending: false, timer });
+  }
+
+  stop(): void {
+    for (const w of this.windows.values()) clearTimeout(w.timer);
+    this.windows.clear();
+  }
 }

@@ -143,7 +143,8 @@ export const configSchema = z.strictObject({
       keepAliveMs: z.number().int().min(1000).max(3_600_000).default(60_000),
     })
     .default({ statusFrames: 'all', keepAliveMs: 60_000 }),
-  tables: z.array(tableSchema).max(64).default([]),
+  // Up to 128 tables a hub (issue 18: the venue bench runs 16, 64 and 128); a bigger venue bridges hubs.
+  tables: z.array(tableSchema).max(128).default([]),
   homeAssistant: z.strictObject({ discovery: z.boolean().default(false), prefix: z.string().default('homeassistant') }).default({ discovery: false, prefix: 'homeassistant' }),
 });
 

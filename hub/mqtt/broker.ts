@@ -8,6 +8,10 @@ import { filterAllowed } from './topic-match.ts';
 import { MAX_PACKET_BYTES, publicTopics, roleGrant, TopicPolicy, type Grant, type Role } from './access.ts';
 import './packet-cache.ts';
 import { InProcessClient } from './in-process-client.ts';
+import { createMqEmitter } from './mq-emitter.ts';
+
+/** aedes's default: deliveries in flight at once; the rest wait in the (O(1)) queue. */
+const BROKER_CONCURRENCY = 100;
 
 export interface BrokerUser {
   username: string;
@@ -54,6 +58,8 @@ export interface EmbeddedBroker {
   wsPort: number | null;
   /** A client inside the broker for the hub and its web panel: no socket, no login. */
   client(): InProcessClient;
+  /** Messages waiting for a delivery slot (over the concurrency limit): the broker's share of an overload. */
+  backlog(): number;
   close(): Promise<void>;
 }
 
@@ -91,7 +97,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const users = [...options.users, ...(venueUser && !options.users.some((u) => u.username === venueUser.username) ? [venueUser] : [])];
   const grantOf = (user: BrokerUser): Grant => (user.role ? roleGrant(user.role, base, { tables: user.tables ?? [], extraRead: options.anonymousRead ?? [] }) : { role: 'custom', publish: user.publish, subscribe: user.subscribe });
 
+  const mq = createMqEmitter(BROKER_CONCURRENCY);
   const broker = await Aedes.createBroker({
+    concurrency: BROKER_CONCURRENCY,
+    mq: mq as never,
     authenticate(client, username, password, done) {
       const refuse = (code: 3 | 4 | 5, message: string) => done(Object.assign(new Error(message), { returnCode: code }) as never, false);
       if (broker.connectedClients >= limits.maxConnections) {
@@ -189,6 +198,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     port: (tcp.address() as AddressInfo).port,
     wsPort: http ? (http.address() as AddressInfo).port : null,
     client: () => new InProcessClient(broker),
+    backlog: () => mq.length,
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       wss?.close();

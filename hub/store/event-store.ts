@@ -136,6 +136,11 @@ export class EventStore {
   private queued: QueuedRow[] = [];
   private commitScheduled = false;
 
+  /** Rows waiting for this turn's group commit: how far the sensor stream is ahead of the disk (the overload signal). */
+  get queuedRows(): number {
+    return this.queued.length;
+  }
+
   private readonly insertDrops: Database.Statement;
   private readonly updateProbe: Database.Statement;
   /** Drop counts not yet written, by table and cause: folded into the next group commit. */

@@ -13,6 +13,7 @@ import { exportInningsCsv, exportMatchLog } from '../store/export.ts';
 import type { HubClock } from './clock.ts';
 import { HealthTracker } from './health.ts';
 import type { TablePublisher } from './publisher.ts';
+import { shed } from '../ops/shed.ts';
 import { StatusFrameFilter, type StatusFrameMode } from '../pipeline/status-frames.ts';
 import { ShotPairing, type PairedBy } from '../camera/shot-pairing.ts';
 
@@ -36,6 +37,8 @@ export interface TableDeps {
   observeEventLatency?: (ms: number) => void;
   /** The table's overhead camera, if it has one: frame rate, drops, detection state (hub/camera/). */
   cameraHealth?: () => TableHealth['camera'] | null;
+  /** True while the hub is behind (a flood): status frames beyond the essential ones are shed. */
+  overloaded?: () => boolean;
 }
 
 export interface TableCounters {
@@ -58,6 +61,12 @@ export class TableService {
   private setupLine: MatchSetup | null = null;
   private readonly segmenter: ShotSegmenter;
   private readonly statusFilter: StatusFrameFilter;
+  /**
+   * The status frames kept even under overload: a heartbeat whose skittle switches changed,
+   * the first frames after the link or the board (re)starts, and one of each kind per
+   * keep-alive interval (the rest level is never crossed, so moving samples are not essential).
+   */
+  private readonly essentialStatus: StatusFrameFilter;
   private readonly health: HealthTracker;
   /** Shots from the sensors that arrived while a prompt was open: applied after the ruling, in order. */
   private readonly pending: { id: number; shot: Shot }[] = [];
@@ -87,6 +96,7 @@ export class TableService {
     const skittles = Object.fromEntries(Object.entries(config.skittles).map(([i, s]) => [Number(i), s])) as Record<number, SkittleId>;
     this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs, crossRailMs: config.crossRailMs, crossRailRatio: config.crossRailRatio });
     this.statusFilter = new StatusFrameFilter({ mode: deps.statusFrames?.mode ?? 'all', keepAliveMs: deps.statusFrames?.keepAliveMs ?? 60_000, restVibrationLevel: config.restVibrationLevel });
+    this.essentialStatus = new StatusFrameFilter({ mode: 'changes', keepAliveMs: deps.statusFrames?.keepAliveMs ?? 60_000, restVibrationLevel: Infinity });
     this.health = new HealthTracker(config.id, Object.values(rails), deps.clock.iso());
     this.pairing =
       config.scoring === 'camera+sensors'
@@ -231,6 +241,8 @@ export class TableService {
     const published = toTableEvent(this.id, event, at, this.config);
     // Asked of every event: a link or board event starts the status frames afresh.
     const news = this.statusFilter.keep(event);
+    // Asked of every event too, so it knows the last kept frame when an overload begins.
+    const essential = this.essentialStatus.keep(event);
     if (event.type === 'dropped') {
       // Counted, not logged row by row: line noise drops hundreds of frames a second.
       this.deps.store.addDrops(this.id, event.source, event.count);
@@ -243,6 +255,11 @@ export class TableService {
     } else if (!news) {
       // A status frame with no news (configured): the segmenter and health still read it.
       this.counters.statusFramesSkipped += 1;
+      this.noteHealth(event, at);
+    } else if (!essential && (event.type === 'vibration' || event.type === 'heartbeat') && this.deps.overloaded?.()) {
+      // Overload policy (issue 18): a status frame the segmenter and health have read is
+      // neither stored nor published while the hub is behind. Hits, clicks and skittles are never shed.
+      shed.count('status-frame');
       this.noteHealth(event, at);
     } else {
       // The stream itself: group-committed, published once stored. The segmenter reads it at

@@ -63,13 +63,28 @@ export interface HubFigure {
   /** What of the resident set is the JavaScript heap (used) and Node's external memory, at the end of the run (from /metrics). */
   heapMb: number;
   externalMb: number;
+  /** The hub process's CPU over the measured window, in % of one core. */
+  cpuPercent: number;
+  /** What the hub shed under overload (billiards_shed_total), by kind. */
+  shed: Record<string, number>;
 }
 
 /** Reads the hub's memory gauges from its /metrics. */
-async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number }> {
+async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number; shed: Record<string, number> }> {
   const text = await (await fetch(url)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-  return { heapMb: round2(value('nodejs_heap_size_used_bytes') / 2 ** 20), externalMb: round2(value('nodejs_external_memory_bytes') / 2 ** 20) };
+  const shed = Object.fromEntries([...text.matchAll(/^billiards_shed_total\{kind="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+  return { heapMb: round2(value('nodejs_heap_size_used_bytes') / 2 ** 20), externalMb: round2(value('nodejs_external_memory_bytes') / 2 ** 20), shed };
+}
+
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
+const CLOCK_TICKS = 100;
+
+/** User plus system CPU time of a process so far, in clock ticks. */
+function cpuTicks(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const after = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()!.split(' ');
+  return Number(after[11]) + Number(after[12]);
 }
 
 /** The system-wide monotonic clock in ms: the subscriber process stamps with the same one. */
@@ -130,9 +145,9 @@ class ServedBoard {
   }
 }
 
-async function serveBoards(): Promise<ServedBoard[]> {
+async function serveBoards(tables: number): Promise<ServedBoard[]> {
   const boards: ServedBoard[] = [];
-  for (let i = 0; i < TABLES; i++) {
+  for (let i = 0; i < tables; i++) {
     const server = createServer();
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -183,9 +198,9 @@ function startHub(configPath: string, dataDir: string): Promise<{ child: ChildPr
  * Runs 16 tables at `framesPerTable` frames per second each (heartbeats and vibration
  * included) for `seconds`, and measures the hub from outside.
  */
-export async function benchHub(framesPerTable: number, seconds: number): Promise<HubFigure> {
+export async function benchHub(framesPerTable: number, seconds: number, tables = TABLES): Promise<HubFigure> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-hub-'));
-  const boards = await serveBoards();
+  const boards = await serveBoards(tables);
   const configPath = join(dataDir, 'hub.json');
   writeFileSync(
     configPath,
@@ -235,7 +250,12 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     measureFrom = monotonicMs() + WARMUP_MS;
     const inWindow = () => monotonicMs() >= measureFrom;
     const rssSamples: number[] = [];
-    const sampler = setInterval(() => inWindow() && rssSamples.push(procStatusMb(child.pid!, 'VmRSS')), 200);
+    let cpuFrom: { ticks: number; at: number } | null = null;
+    const sampler = setInterval(() => {
+      if (!inWindow()) return;
+      rssSamples.push(procStatusMb(child.pid!, 'VmRSS'));
+      cpuFrom ??= { ticks: cpuTicks(child.pid!), at: monotonicMs() };
+    }, 200);
     // Each board on its own timer, sending each frame at its own time (as 16 independent
     // boards would), not in steps shared by all tables.
     let running = true;
@@ -305,11 +325,13 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
     running = false;
     timers.forEach((t) => clearTimeout(t));
     const elapsed = (monotonicMs() - measureFrom) / 1000;
+    const cpu = cpuFrom as { ticks: number; at: number } | null;
+    const cpuPercent = cpu ? Math.round(((cpuTicks(child.pid!) - cpu.ticks) / CLOCK_TICKS / ((monotonicMs() - cpu.at) / 1000)) * 100) : NaN;
     await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS + 700)); // the last shots end and arrive
     clearInterval(sampler);
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
-    frames += Math.round(elapsed * 4 * TABLES); // heartbeats
+    frames += Math.round(elapsed * 4 * tables); // heartbeats
 
     const report = new Promise<{ hits: [string, number, number][]; states: [string, number, number][] }>((resolve) => subscriber.once('message', resolve as never));
     subscriber.send('report');
@@ -343,6 +365,7 @@ export async function benchHub(framesPerTable: number, seconds: number): Promise
       shotP99Ms: round2(quantile(shotLatencies, 0.99)),
       rssMb: Math.round(Math.max(...rssSamples)),
       hwmMb: Math.round(hwmMb),
+      cpuPercent,
       ...scraped,
     };
   } finally {

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
+import { shed } from '../../hub/ops/shed.ts';
+import { startTestHub, subscriber, testConfig, type TestHub } from './support.ts';
+
+/**
+ * Issue 18: under a flood the hub sheds what can be shed (status frames the segmenter has
+ * read) and never a hit, a click, a skittle or a shot; it counts what it shed in /metrics
+ * and is back to storing and publishing everything once it has caught up.
+ */
+const running: TestHub[] = [];
+afterEach(async () => {
+  for (const t of running.splice(0)) await t.hub.stop();
+});
+
+const stamp = (at: number) => ({ boardUs: at * 1000, hubTime: at, seq: 0 });
+const vibration = (at: number, level: number): SensorEvent => ({ type: 'vibration', level, ...stamp(at) });
+const heartbeat = (at: number, skittleMask: number): SensorEvent => ({ type: 'heartbeat', loopMaxUs: 100, skittleMask, driftPpm: 0, ...stamp(at) });
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe('overload: shed status frames, never what scores', () => {
+  it('keeps every hit, click, skittle and shot through a flood, counts the status frames it shed, and recovers', async () => {
+    // No match on the table: every shot the segmenter cuts is published as it is (none waits for a ruling).
+    const t = await startTestHub({ config: testConfig({ tables: [{ id: 't1', source: { type: 'simulator' }, quietWindowMs: 500 }] }) });
+    running.push(t);
+    const sub = await subscriber(t.hub.mqttUrl, ['billiards/tables/t1/events']);
+    const source = t.sources.get('t1')!;
+    const table = t.hub.tables.get('t1')!;
+    const shedBefore = shed.get('status-frame');
+
+    // The flood: three shots' worth of frames in one turn of the event loop (as one big
+    // read off a socket gives them), far more than one group commit is meant to hold.
+    let hits = 0, clicks = 0, skittles = 0, statusFrames = 0;
+    const SHOTS = 3;
+    for (let s = 0; s < SHOTS; s += 1) {
+      for (let i = 0; i < 2_000; i += 1) {
+        t.clock.t += 1;
+        source.emit(vibration(t.clock.t, 90));
+        statusFrames += 1;
+        if (i % 10 === 0) (source.emit(heartbeat(t.clock.t, 0)), (statusFrames += 1));
+        if (i % 50 === 0) (source.emit({ type: 'rail-hit', channel: i % 4, amplitude: 120, ...stamp(t.clock.t) }), (hits += 1));
+        if (i === 1_000) (source.emit({ type: 'click', amplitude: 90, ...stamp(t.clock.t) }), (clicks += 1));
+        if (i === 1_500) (source.emit({ type: 'skittle', index: 0, state: s % 2 === 0 ? 'down' : 'up', ...stamp(t.clock.t) }), (skittles += 1));
+      }
+      t.clock.t += 2_000; // the quiet window passes: the shot ends
+      table.tick(t.clock.t);
+    }
+
+    const events = () => (sub.messages.get('billiards/tables/t1/events') ?? []) as { type: string; sensor?: string }[];
+    const count = (sensor: string) => events().filter((e) => e.type === 'sensor' && e.sensor === sensor).length;
+    await sub.next('billiards/tables/t1/events', () => count('rail-hit') === hits);
+    await sub.next('billiards/tables/t1/events', () => events().filter((e) => e.type === 'shot').length === SHOTS);
+    expect(count('rail-hit')).toBe(hits);
+    expect(count('click')).toBe(clicks);
+    expect(count('skittle')).toBe(skittles);
+    expect(events().filter((e) => e.type === 'shot')).toHaveLength(SHOTS);
+
+    const shedDuring = shed.get('status-frame') - shedBefore;
+    expect(shedDuring).toBeGreaterThan(statusFrames / 2);
+    // What was not shed went out: nothing vanished without being counted.
+    expect(count('vibration') + shedDuring).toBeLessThanOrEqual(statusFrames);
+    expect(t.hub.metrics()).toMatch(new RegExp(`billiards_shed_total\\{kind="status-frame"\\} ${shed.get('status-frame')}`));
+
+    // After the flood, at the firmware's pace (a frame a turn): everything is stored and published again.
+    const vibrationsBefore = count('vibration');
+    for (let i = 0; i < 20; i += 1) {
+      t.clock.t += 100;
+      source.emit(vibration(t.clock.t, 90));
+      await turn();
+    }
+    await sub.next('billiards/tables/t1/events', () => count('vibration') === vibrationsBefore + 20);
+    expect(shed.get('status-frame') - shedBefore).toBe(shedDuring);
+    await sub.client.endAsync();
+  });
+});
