@@ -143,7 +143,7 @@ export class MqttLink implements TablePublisher {
       will: { topic: this.t.bridgeState, payload: Buffer.from(JSON.stringify({ state: 'offline' })), qos: 1, retain: true },
     });
     disableNagle(client);
-    return client as unknown as BrokerClient;
+    return client;
   }
 
   private publishSnapshot(): void {
