@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { commandSchemas, COMMANDS, type CommandName, type CommandResponse } from './contract/mqtt.ts';
+import { COMMANDS, dispatch, isCommandName, parseRequest, type CommandHandlers, type CommandName, type CommandRequests, type CommandResponse, type LeagueCommandName } from './contract/mqtt.ts';
 import { describeIssues } from './rules/options.ts';
 import type { TableService } from './tables/table-service.ts';
-import type { Result } from './rules/variant.ts';
+import { ok, type Result } from './rules/variant.ts';
 
 /** The house league's commands (issue 8); absent on a hub without a league. */
-export interface LeagueCommands {
-  handle(name: Extract<CommandName, `league/${string}`>, request: Record<string, unknown>): Result<unknown>;
-}
+export type LeagueCommands = CommandHandlers<Result<unknown>, LeagueCommandName>;
 
 export interface CommandContext {
   league?: LeagueCommands;
@@ -55,60 +53,67 @@ export class CommandHandler {
   }
 
   private async apply(command: string, raw: unknown, transaction: string | null): Promise<CommandResponse | null> {
-    const fail = (error: string): CommandResponse => ({ transaction, status: 'error', error });
-    if (!(COMMANDS as string[]).includes(command)) return fail(`unknown command '${command}' (known: ${COMMANDS.join(', ')})`);
-    const name = command as CommandName;
+    if (!isCommandName(command)) return { transaction, status: 'error', error: `unknown command '${command}' (known: ${COMMANDS.join(', ')})` };
+    return this.run(command, raw, transaction);
+  }
+
+  private async run<C extends CommandName>(name: C, raw: unknown, transaction: string | null): Promise<CommandResponse | null> {
     if (typeof raw === 'object' && raw !== null && 'password' in raw) {
-      return fail('password: requests no longer carry a password; log in to the broker as a referee user (docs/security.md)');
+      return { transaction, status: 'error', error: 'password: requests no longer carry a password; log in to the broker as a referee user (docs/security.md)' };
     }
-    const parsed = commandSchemas[name].safeParse(raw);
-    if (!parsed.success) return fail(describeIssues('', parsed.error));
-    const request = parsed.data as Record<string, unknown>;
-
-    if (name === 'hub/tables') return { transaction, status: 'ok', data: this.ctx.tables().map((t) => t.state()) };
-    if (name.startsWith('league/')) return this.league(name as Extract<CommandName, `league/${string}`>, request, transaction);
-    const tableId = request.table as string;
-    const table = this.ctx.table(tableId);
-    if (!table) return this.ctx.ownedElsewhere(tableId) ? null : fail(`table: no table '${tableId}' on this hub`);
-    if (name === 'match/export') {
-      const exported = request.format === 'csv' ? table.exportCsv() : table.exportLog();
-      return exported.ok ? { transaction, status: 'ok', data: { format: request.format, content: exported.value } } : fail(exported.error);
-    }
-
-    let result: Result<unknown>;
-    switch (name) {
-      case 'match/start': {
-        const { variant, players, target, options } = request as { variant: string; players: string[]; target: number; options?: Record<string, unknown> };
-        result = table.startMatch({ variant, players, target, ...(options ? { options } : {}) });
-        break;
-      }
-      case 'match/shot':
-        result = table.input({ kind: 'shot', shot: request.shot as never });
-        break;
-      case 'match/referee':
-        result = table.input({ kind: 'referee', referee: request.referee as never });
-        break;
-      case 'match/next-shot':
-        result = table.setNextShot({ declare: request.declare as 'safety' | 'carom' | null, fouls: request.fouls as never });
-        break;
-      case 'table/thresholds':
-        result = await this.ctx.setThresholds(tableId, request.channels as never);
-        break;
-      default:
-        return fail(`command '${name}' is not handled`);
-    }
-    return result.ok ? { transaction, status: 'ok', data: table.state() } : fail(result.error);
+    const parsed = parseRequest(name, raw);
+    if (!parsed.success) return { transaction, status: 'error', error: describeIssues('', parsed.error) };
+    return dispatch(this.handlers, name, parsed.data);
   }
 
-  private async league(name: Extract<CommandName, `league/${string}`>, request: Record<string, unknown>, transaction: string | null): Promise<CommandResponse | null> {
-    const fail = (error: string): CommandResponse => ({ transaction, status: 'error', error });
+  private readonly handlers: CommandHandlers<Promise<CommandResponse | null>> = {
+    'hub/tables': async ({ transaction }) => ({ transaction, status: 'ok', data: this.ctx.tables().map((t) => t.state()) }),
+    'match/export': async (request) =>
+      this.onTable(request, (table) => {
+        const exported = request.format === 'csv' ? table.exportCsv() : table.exportLog();
+        return exported.ok ? ok({ format: request.format, content: exported.value }) : exported;
+      }),
+    'match/start': async (request) => {
+      const { variant, players, target, options } = request;
+      return this.changeTable(request, (table) => table.startMatch({ variant, players, target, ...(options ? { options } : {}) }));
+    },
+    'match/shot': async (request) => this.changeTable(request, (table) => table.input({ kind: 'shot', shot: request.shot })),
+    'match/referee': async (request) => this.changeTable(request, (table) => table.input({ kind: 'referee', referee: request.referee })),
+    'match/next-shot': async (request) => this.changeTable(request, (table) => table.setNextShot({ declare: request.declare, fouls: request.fouls })),
+    'table/thresholds': async (request) => this.changeTable(request, () => this.ctx.setThresholds(request.table, request.channels)),
+    'league/setup': async (request) => this.league('league/setup', request),
+    'league/generate-fixtures': async (request) => this.league('league/generate-fixtures', request),
+    'league/start-fixture': async (request) => (this.ctx.league && !this.ctx.table(request.table) ? this.noTable(request) : this.league('league/start-fixture', request)),
+    'league/result': async (request) => this.league('league/result', request),
+    'league/export': async (request) => this.league('league/export', request),
+  };
+
+  /** A table command's answer: the table's state once the change is made. */
+  private async changeTable(request: { transaction: string; table: string }, change: (table: TableService) => Result<unknown> | Promise<Result<unknown>>): Promise<CommandResponse | null> {
+    return this.onTable(request, async (table) => {
+      const result = await change(table);
+      return result.ok ? ok(table.state()) : result;
+    });
+  }
+
+  private async onTable(request: { transaction: string; table: string }, run: (table: TableService) => Result<unknown> | Promise<Result<unknown>>): Promise<CommandResponse | null> {
+    const table = this.ctx.table(request.table);
+    if (!table) return this.noTable(request);
+    return answer(request.transaction, await run(table));
+  }
+
+  /** A table this hub does not own: another hub that owns it answers; with none, an error. */
+  private noTable(request: { transaction: string; table: string }): CommandResponse | null {
+    return this.ctx.ownedElsewhere(request.table) ? null : { transaction: request.transaction, status: 'error', error: `table: no table '${request.table}' on this hub` };
+  }
+
+  private league<C extends LeagueCommandName>(name: C, request: CommandRequests[C]): CommandResponse {
     const league = this.ctx.league;
-    if (!league) return fail('this hub keeps no league');
-    if (name === 'league/start-fixture') {
-      const tableId = request.table as string;
-      if (!this.ctx.table(tableId)) return this.ctx.ownedElsewhere(tableId) ? null : fail(`table: no table '${tableId}' on this hub`);
-    }
-    const result = league.handle(name, request);
-    return result.ok ? { transaction, status: 'ok', data: result.value } : fail(result.error);
+    if (!league) return { transaction: request.transaction, status: 'error', error: 'this hub keeps no league' };
+    return answer(request.transaction, dispatch(league, name, request));
   }
+}
+
+function answer(transaction: string, result: Result<unknown>): CommandResponse {
+  return result.ok ? { transaction, status: 'ok', data: result.value } : { transaction, status: 'error', error: result.error };
 }

@@ -801,7 +801,7 @@ const ru: Messages = {
   },
 };
 
-const ALL: Record<Lang, Messages> = { en: en as unknown as Messages, ru };
+const ALL: Record<Lang, Messages> = { en, ru };
 
 export function messages(lang: Lang): Messages {
   return ALL[lang];

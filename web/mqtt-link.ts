@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import mqtt from 'mqtt';
 import { disableNagle } from '../hub/mqtt/no-delay.ts';
-import { commandSchemas, topics, type CommandName, type CommandResponse } from '../hub/contract/mqtt.ts';
+import { commandResponseSchema, commandSchemas, parseTopic, topics, type CommandName, type CommandResponse } from '../hub/contract/mqtt.ts';
 import type { PanelMqttClient, ResolvedOptions } from './options.ts';
 import type { TableStore } from './store.ts';
 import type { LeagueCache } from './league-store.ts';
@@ -119,35 +119,34 @@ export class MqttLink {
   }
 
   private subscriptions(): string[] {
-    const b = this.options.baseTopic;
-    return [`${b}/tables/+/state`, `${b}/tables/+/availability`, `${b}/tables/+/health`, `${b}/tables/+/events`, `${b}/hubs/+/state`, `${b}/response/#`, `${b}/league/state`];
+    const t = this.t;
+    return [t.allTableStates, t.allTableAvailability, t.allTableHealth, t.allTableEvents, t.allHubStates, t.allResponses, t.leagueState];
   }
 
   private subscribe(): void {
     // The sensor event stream is live display only (the hub stores it): QoS 0 spares the
     // broker an acknowledgement per hit. Everything else is retained state or an answer.
-    const events = `${this.options.baseTopic}/tables/+/events`;
+    const events = this.t.allTableEvents;
     const map = Object.fromEntries(this.subscriptions().map((topic) => [topic, { qos: topic === events ? 0 : 1 }] as const));
     this.client?.subscribe(map, () => undefined);
   }
 
   private message(topic: string, payload: Buffer): void {
-    const base = this.options.baseTopic;
-    if (!topic.startsWith(`${base}/`)) return;
-    const rest = topic.slice(base.length + 1).split('/');
-    if (rest[0] === 'tables' && rest.length === 3) {
-      this.store.ingest(rest[1]!, rest[2]!, payload);
-      return;
+    const parsed = parseTopic(this.options.baseTopic, topic);
+    switch (parsed?.kind) {
+      case 'table':
+        this.store.ingest(parsed.table, parsed.topic, payload);
+        return;
+      case 'hub-state':
+        this.store.ingestHub(parsed.hub, payload);
+        return;
+      case 'league-state':
+        this.league?.ingest(payload);
+        return;
+      case 'response':
+        this.response(payload);
+        return;
     }
-    if (rest[0] === 'hubs' && rest.length === 3 && rest[2] === 'state') {
-      this.store.ingestHub(rest[1]!, payload);
-      return;
-    }
-    if (rest[0] === 'league' && rest[1] === 'state' && rest.length === 2) {
-      this.league?.ingest(payload);
-      return;
-    }
-    if (rest[0] === 'response' && rest.length >= 2) this.response(payload);
   }
 
   private response(payload: Buffer): void {
@@ -155,11 +154,13 @@ export class MqttLink {
     if (payload.length > MAX_RESPONSE_BYTES) return;
     let raw: CommandResponse;
     try {
-      raw = JSON.parse(payload.toString()) as CommandResponse;
+      const parsed = commandResponseSchema.safeParse(JSON.parse(payload.toString()));
+      if (!parsed.success) return;
+      raw = parsed.data;
     } catch {
       return;
     }
-    if (typeof raw !== 'object' || raw === null || typeof raw.transaction !== 'string') return;
+    if (raw.transaction === null) return;
     const p = this.pending.get(raw.transaction);
     if (!p) return;
     this.pending.delete(raw.transaction);

@@ -1,31 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { z } from 'zod';
-import type { Availability, TableEvent, TableHealth, TableState } from '../hub/contract/mqtt.ts';
+import { availabilitySchema, hubStateSchema, tableEventSchema, tableHealthSchema, tableStateSchema, type Availability, type TableEvent, type TableHealth, type TableState } from '../hub/contract/mqtt.ts';
 
 /**
  * The latest of everything each table published, kept in memory. Payloads are parsed once
- * here (STYLE 10): the fields the panel reads are checked, the rest passes through untouched.
+ * here (STYLE 10), with the contract's own schemas: what the panel holds is what the hub's
+ * types say.
  */
-const player = z.looseObject({ name: z.string(), score: z.number(), innings: z.number(), highRun: z.number(), average: z.number().nullable() });
-const stateSchema = z.looseObject({
-  table: z.string(),
-  seq: z.number(),
-  variant: z.string().nullable(),
-  status: z.enum(['idle', 'playing', 'awaiting-referee', 'finished', 'drawn']),
-  players: z.array(player).default([]),
-  turn: z.string().nullable().default(null),
-  shots: z.array(z.looseObject({ shooter: z.string(), points: z.number(), rules: z.array(z.string()) })).default([]),
-  instructions: z.array(z.looseObject({ item: z.string(), to: z.string() })).default([]),
-  prompt: z.looseObject({ question: z.string(), facts: z.array(z.unknown()).default([]), options: z.array(z.unknown()).default([]), rules: z.array(z.string()).default([]) }).nullable().default(null),
-});
-const availabilitySchema = z.looseObject({ state: z.enum(['online', 'offline']) });
-const healthSchema = z.looseObject({
-  link: z.enum(['up', 'down']),
-  lastHeartbeatAt: z.string().nullable(),
-  framesDropped: z.number(),
-  alerts: z.array(z.looseObject({ kind: z.string(), detail: z.string() })).default([]),
-});
-const eventSchema = z.looseObject({ type: z.enum(['sensor', 'shot', 'match']) });
 
 /** A table's state as the panel reads it: TableState (CONTRACT §3), an idle table included. */
 export type TableView = TableState;
@@ -49,7 +29,6 @@ export interface HubRecord {
   state: 'online' | 'offline';
   tables: string[];
 }
-const hubSchema = z.looseObject({ state: z.enum(['online', 'offline']), tables: z.array(z.string()).default([]) });
 
 export interface Alert {
   kind: string;
@@ -99,19 +78,19 @@ export class TableStore extends EventEmitter<StoreEvents> {
   ingestHub(hub: string, payload: Buffer | string): boolean {
     if (!TABLE_ID.test(hub)) return false;
     const text = payload.toString();
-    let parsed: ReturnType<typeof hubSchema.safeParse>;
+    let parsed: ReturnType<typeof hubStateSchema.safeParse>;
     if (text === '') {
       this.hubs.delete(hub);
     } else {
       try {
-        parsed = hubSchema.safeParse(JSON.parse(text));
+        parsed = hubStateSchema.safeParse(JSON.parse(text));
       } catch {
         return false;
       }
       if (!parsed.success) return false;
       const before = this.hubs.get(hub);
       // An offline message may omit the tables: keep the ones last announced.
-      const tables = parsed.data.tables.length > 0 ? parsed.data.tables : (before?.tables ?? []);
+      const tables = parsed.data.tables?.length ? parsed.data.tables : (before?.tables ?? []);
       this.hubs.set(hub, { hub, state: parsed.data.state, tables });
     }
     const affected = new Set([...(this.hubs.get(hub)?.tables ?? []), ...this.list().filter((r) => r.state?.hub === hub).map((r) => r.table)]);
@@ -134,29 +113,29 @@ export class TableStore extends EventEmitter<StoreEvents> {
     const rec = this.record(table);
     switch (kind) {
       case 'state': {
-        const parsed = stateSchema.safeParse(raw);
+        const parsed = tableStateSchema.safeParse(raw);
         if (!parsed.success) return false;
-        rec.state = { ...(parsed.data as unknown as TableView), table };
+        rec.state = { ...parsed.data, table };
         break;
       }
       case 'availability': {
         const parsed = availabilitySchema.safeParse(raw);
         if (!parsed.success) return false;
-        rec.availability = parsed.data as Availability;
+        rec.availability = parsed.data;
         break;
       }
       case 'health': {
-        const parsed = healthSchema.safeParse(raw);
+        const parsed = tableHealthSchema.safeParse(raw);
         if (!parsed.success) return false;
-        rec.health = { ...(parsed.data as unknown as TableHealth), table };
+        rec.health = { ...parsed.data, table };
         break;
       }
       case 'events': {
         // The sensor stream only feeds live views: with none open it is not validated or kept.
         if (this.listenerCount('event') === 0 && (raw as { type?: unknown } | null)?.type === 'sensor') return true;
-        const parsed = eventSchema.safeParse(raw);
+        const parsed = tableEventSchema.safeParse(raw);
         if (!parsed.success) return false;
-        const event = { ...(parsed.data as unknown as TableEvent), table };
+        const event = { ...parsed.data, table };
         if (event.type === 'shot') {
           rec.lastShot = event;
           if (event.prompt) rec.promptShot = event;

@@ -341,7 +341,7 @@ export class FirmataTransport implements Transport {
       path: opts.path,
       usbIds: opts.usbIds ?? KNOWN_USB_IDS,
       baudRate: opts.baudRate ?? 57600,
-      SerialPort: opts.SerialPort ?? (SerialPort as unknown as SerialPortClassLike),
+      SerialPort: opts.SerialPort ?? SerialPort,
       johnnyFive: opts.johnnyFive ?? true,
       clockUs: opts.clockUs,
       detectPins,

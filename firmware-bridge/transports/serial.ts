@@ -104,7 +104,7 @@ export class SerialTransport implements Transport {
       path: opts.path,
       usbIds: opts.usbIds ?? KNOWN_USB_IDS,
       baudRate,
-      SerialPort: opts.SerialPort ?? (SerialPort as unknown as SerialPortClassLike),
+      SerialPort: opts.SerialPort ?? SerialPort,
     };
   }
 

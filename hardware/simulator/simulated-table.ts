@@ -96,7 +96,7 @@ export class SimulatedTable implements SensorSource {
       this.later(2000, () => this.nextShot());
       return;
     }
-    const figure = (state as unknown as { figure?: { sequence?: string[] } }).figure?.sequence;
+    const figure = state.figure?.sequence;
     if (this.physics?.variant !== state.variant) this.physics = new PhysicsTable(state.variant);
     const planned = this.physics.plan({
       variant: state.variant,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { TableState } from '../contract/mqtt.ts';
+import type { CameraHealth, TableState } from '../contract/mqtt.ts';
 import type { TableConfig } from '../config/schema.ts';
 import { Histogram, metric } from '../ops/metrics.ts';
 import type { LogFn } from '../ops/log.ts';
@@ -18,16 +18,8 @@ import type { CameraStats } from './frame-worker.ts';
  * `sensors`: not at all — the camera then only gives health and replay clips). A shot that
  * raises a prompt gets a replay clip.
  */
-export interface CameraHealth {
-  /** Frames per second over the last second. */
-  fps: number;
-  frames: number;
-  dropped: number;
-  state: CameraStats['state'];
-  /** Mean frame difference (0–255): motion over the table. */
-  motion: number;
-  clips: number;
-}
+/** A table camera's health, as published on the table's health topic (the contract's type). */
+export type { CameraHealth };
 
 export interface TableCamerasOptions {
   dataDir: string;

@@ -1,33 +1,16 @@
-import type { TableState } from '../contract/mqtt.ts';
+import type { CommandHandlers, FixtureView, LeagueCommandName, LeagueState, TableState } from '../contract/mqtt.ts';
 import type { MatchSetup } from '../rules/events.ts';
 import { err, ok, type Result } from '../rules/variant.ts';
 import { toCsv } from './csv.ts';
 import { roundRobin } from './fixtures.ts';
 import { handicapTarget, rollingAverage } from './handicap.ts';
-import { rankings, standings, teamStandings, type Played, type RankingRow, type TeamRow } from './standings.ts';
+import { rankings, standings, teamStandings, type Played } from './standings.ts';
 import type { LeagueStore } from './store.ts';
 import type { Fixture, LeagueResult, Season, StandingRow, generateSchema, manualResultSchema } from './types.ts';
 import type { z } from 'zod';
 
-export interface FixtureView extends Fixture {
-  status: 'scheduled' | 'playing' | 'played';
-  table: string | null;
-  result: LeagueResult | null;
-}
-
-/** `billiards/league/state` (retained): everything the displays show. */
-export interface LeagueState {
-  seq: number;
-  updatedAt: string;
-  today: string;
-  seasons: (Season & { standings: StandingRow[]; fixtureCount: number; playedCount: number; fixtures: FixtureView[]; byes: { round: number; date: string; player: string }[]; teamStandings: TeamRow[] })[];
-  rankings: Record<string, { byAverage: RankingRow[]; byHighRun: RankingRow[] }>;
-  todayFixtures: FixtureView[];
-  /** Players with a bye in a round played today (odd player counts). */
-  todayByes: { season: string; round: number; player: string }[];
-  recentResults: (LeagueResult & { home_player: string; away_player: string; season: string })[];
-  live: { table: string; fixture: string; home: string; away: string }[];
-}
+/** `billiards/league/state` and its fixtures: the contract's types (hub/contract/league.ts). */
+export type { FixtureView, LeagueState };
 
 export interface LeagueDeps {
   store: LeagueStore;
@@ -244,27 +227,15 @@ export class LeagueService {
 }
 
 /** The MQTT commands, already validated by the contract's schemas, applied to the league. */
-export function leagueCommands(league: LeagueService): { handle(name: string, request: Record<string, unknown>): Result<unknown> } {
+export function leagueCommands(league: LeagueService): CommandHandlers<Result<unknown>, LeagueCommandName> {
   return {
-    handle(name, request) {
-      const r = request as never;
-      switch (name) {
-        case 'league/setup':
-          return league.setup((request as { season: Season }).season);
-        case 'league/generate-fixtures':
-          return league.generateFixtures(r);
-        case 'league/start-fixture':
-          return league.startFixture(request.table as string, request.fixture as string);
-        case 'league/result':
-          return league.manualResult(r);
-        case 'league/export': {
-          const what = request.what as 'standings' | 'results';
-          const csv = league.exportCsv(what, request.season as string | undefined);
-          return csv.ok ? ok({ what, format: 'csv', content: csv.value }) : csv;
-        }
-        default:
-          return err(`command '${name}' is not handled`);
-      }
+    'league/setup': (request) => league.setup(request.season),
+    'league/generate-fixtures': (request) => league.generateFixtures(request),
+    'league/start-fixture': (request) => league.startFixture(request.table, request.fixture),
+    'league/result': (request) => league.manualResult(request),
+    'league/export': (request) => {
+      const csv = league.exportCsv(request.what, request.season);
+      return csv.ok ? ok({ what: request.what, format: 'csv', content: csv.value }) : csv;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { parseTopic, topics } from '../contract/mqtt.ts';
 import { topicMatches } from './topic-match.ts';
 
 /**
@@ -26,27 +27,20 @@ export const MAX_PACKET_BYTES = 128 * 1024;
 export type TopicFamily = 'request' | 'tracker' | 'other';
 
 export function publicTopics(base: string, extraRead: readonly string[] = []): string[] {
-  return [
-    `${base}/bridge/state`,
-    `${base}/hubs/+/state`,
-    `${base}/tables/+/state`,
-    `${base}/tables/+/availability`,
-    `${base}/tables/+/events`,
-    `${base}/tables/+/health`,
-    `${base}/league/state`,
-    ...extraRead,
-  ];
+  const t = topics(base);
+  return [t.bridgeState, t.allHubStates, t.allTableStates, t.allTableAvailability, t.allTableEvents, t.allTableHealth, t.leagueState, ...extraRead];
 }
 
 export function roleGrant(role: Role, base: string, options: { tables?: readonly string[]; extraRead?: readonly string[] } = {}): Grant {
   const read = publicTopics(base, options.extraRead);
+  const t = topics(base);
   switch (role) {
     case 'display':
       return { role, publish: [], subscribe: read };
     case 'referee':
-      return { role, publish: [`${base}/request/#`], subscribe: [...read, `${base}/response/#`] };
+      return { role, publish: [t.allRequests], subscribe: [...read, t.allResponses] };
     case 'tracker':
-      return { role, publish: (options.tables ?? []).map((t) => `${base}/tables/${t}/tracker`), subscribe: read };
+      return { role, publish: (options.tables ?? []).map((table) => t.tableTracker(table)), subscribe: read };
   }
 }
 
@@ -58,17 +52,18 @@ export class TopicPolicy {
   ) {}
 
   family(topic: string): TopicFamily {
-    if (topic.startsWith(`${this.base}/request/`)) return 'request';
-    if (topicMatches(`${this.base}/tables/+/tracker`, topic)) return 'tracker';
+    const parsed = parseTopic(this.base, topic);
+    if (parsed?.kind === 'request') return 'request';
+    if (parsed?.kind === 'table' && parsed.topic === 'tracker') return 'tracker';
     return 'other';
   }
 
   isRequest(topic: string): boolean {
-    return topic.startsWith(`${this.base}/request/`);
+    return parseTopic(this.base, topic)?.kind === 'request';
   }
 
   isResponse(topic: string): boolean {
-    return topic.startsWith(`${this.base}/response/`);
+    return parseTopic(this.base, topic)?.kind === 'response';
   }
 
   /** Topics only the hub publishes on: under the base topic, everything but requests and tracker input. */
@@ -92,7 +87,7 @@ export class TopicPolicy {
   /** Whether a message on this topic may be delivered to a client with this grant. */
   mayForward(grant: Grant | undefined, topic: string): boolean {
     if (!grant || this.isRequest(topic)) return false;
-    if (this.isResponse(topic) && !grant.publish.some((p) => topicMatches(p, `${this.base}/request/x`) || p.startsWith(`${this.base}/request/`))) return false;
+    if (this.isResponse(topic) && !grant.publish.some((p) => topicMatches(p, topics(this.base).request('x')) || p.startsWith(`${this.base}/request/`))) return false;
     // A wildcard wider than the grant was accepted; what the grant does not read is not delivered.
     return grant.subscribe.some((p) => topicMatches(p, topic));
   }

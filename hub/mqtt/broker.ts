@@ -1,4 +1,4 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, createWebSocketStream } from 'ws';
@@ -6,6 +6,7 @@ import { PasswordVerifier } from '../ops/password.ts';
 import { LoginGuard } from '../ops/login-guard.ts';
 import { filterAllowed } from './topic-match.ts';
 import { MAX_PACKET_BYTES, publicTopics, roleGrant, TopicPolicy, type Grant, type Role } from './access.ts';
+import type { AuthenticateError, AuthErrorCode, Client, Connection } from 'aedes';
 import './packet-cache.ts';
 import { InProcessClient } from './in-process-client.ts';
 import { createMqEmitter } from './mq-emitter.ts';
@@ -69,12 +70,16 @@ interface Session {
   subscriptions: Set<string>;
 }
 
-/** aedes's client, as far as these hooks read it. */
-interface AedesClientLike {
-  id: string;
-  conn?: Partial<Socket>;
-  req?: IncomingMessage;
-  _parser?: { packet?: { length?: number }; _parseLength: () => boolean; emit(event: 'error', e: Error): boolean };
+/** The packet parser aedes keeps on each client (not in its typings): its length hook is where oversized packets are refused. */
+interface PacketParser {
+  packet?: { length?: number };
+  _parseLength: () => boolean;
+  emit(event: 'error', e: Error): boolean;
+}
+
+function parserOf(client: object): PacketParser | undefined {
+  const parser: unknown = '_parser' in client ? client._parser : undefined;
+  return typeof parser === 'object' && parser !== null && '_parseLength' in parser && typeof parser._parseLength === 'function' && 'emit' in parser ? (parser as PacketParser) : undefined;
 }
 
 /**
@@ -102,7 +107,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     concurrency: BROKER_CONCURRENCY,
     mq: mq as never,
     authenticate(client, username, password, done) {
-      const refuse = (code: 3 | 4 | 5, message: string) => done(Object.assign(new Error(message), { returnCode: code }) as never, false);
+      const refuse = (code: AuthErrorCode, message: string) => {
+        const error: AuthenticateError = Object.assign(new Error(message), { returnCode: code });
+        done(error, false);
+      };
       if (broker.connectedClients >= limits.maxConnections) {
         refused('connections');
         return refuse(3, 'too many connections');
@@ -114,7 +122,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       }
       const user = users.find((u) => u.username === username);
       const secret = password?.toString('utf8') ?? '';
-      const source = sourceOf(client as unknown as AedesClientLike);
+      const source = sourceOf(client);
       // Unknown users pay a check too (against the venue hash when there is one), so a name cannot be told from a password by timing.
       const check = () => (user ? passwords.verify(secret, user.passwordHash) : passwords.verify(secret, venueUser?.passwordHash ?? '').then(() => false));
       guard.attempt(username, source, check).then(
@@ -142,11 +150,11 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       // A refused subscription is negated (SUBACK 128); the client stays connected.
       if (!session || (!filterAllowed(session.grant.subscribe, subscription.topic) && !coversOnlyReadable(session.grant, subscription.topic))) {
         refused('subscribe');
-        return callback(null, null as never);
+        return callback(null, null);
       }
       if (!session.subscriptions.has(subscription.topic) && session.subscriptions.size >= limits.maxSubscriptionsPerClient) {
         refused('subscriptions-limit');
-        return callback(null, null as never);
+        return callback(null, null);
       }
       session.subscriptions.add(subscription.topic);
       return callback(null, subscription);
@@ -162,9 +170,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   });
 
   /** Refuses a packet bigger than the limit as soon as its length is read: 10 MB are never buffered. */
-  const handle = (stream: unknown, request?: IncomingMessage) => {
-    const client = broker.handle(stream as never, request as never) as unknown as AedesClientLike;
-    const parser = client._parser;
+  const handle = (stream: Connection, request?: IncomingMessage) => {
+    const parser = parserOf(broker.handle(stream, request));
     if (!parser) return;
     const parseLength = parser._parseLength;
     parser._parseLength = function (this: typeof parser) {
@@ -172,7 +179,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       if (ok && (this.packet?.length ?? 0) > limits.maxPacketBytes) {
         refused('packet-size');
         this.emit('error', new Error(`packet of ${this.packet?.length} bytes is over the limit of ${limits.maxPacketBytes}`));
-        (stream as { destroy?: () => void }).destroy?.();
+        stream.destroy();
         return false;
       }
       return ok;
@@ -208,8 +215,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 }
 
 /** The address a client connects from: the TCP socket's, or the WebSocket request's. */
-function sourceOf(client: AedesClientLike): string {
-  return client.conn?.remoteAddress ?? client.req?.socket?.remoteAddress ?? 'unknown';
+function sourceOf(client: Pick<Client, 'conn' | 'req'>): string {
+  const conn: object | undefined = client.conn;
+  const address = conn && 'remoteAddress' in conn && typeof conn.remoteAddress === 'string' ? conn.remoteAddress : undefined;
+  return address ?? client.req?.socket?.remoteAddress ?? 'unknown';
 }
 
 /**

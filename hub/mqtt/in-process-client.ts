@@ -5,8 +5,12 @@ import { Fifo } from './fifo.ts';
 type Qos = 0 | 1;
 
 /** What the hub's MQTT link needs of a client: mqtt.js's MqttClient has it, and so does InProcessClient. */
-export interface BrokerClient extends EventEmitter {
+export interface BrokerClient {
   readonly connected: boolean;
+  on(event: 'connect' | 'offline', listener: () => void): unknown;
+  on(event: 'message', listener: (topic: string, payload: Buffer, packet: { retain?: boolean; properties?: { responseTopic?: string; correlationData?: Buffer } }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'connect', listener: () => void): unknown;
   /** `rap` (MQTT 5, retain as published): the retain flag of live messages is kept, so a retained request is seen as one. */
   subscribe(topics: string[], opts: { qos: Qos; rap?: boolean }): unknown;
   publish(topic: string, payload: string, opts: { qos: Qos; retain: boolean; properties?: { correlationData?: Buffer } }, callback?: (error?: Error) => void): unknown;
@@ -22,6 +26,13 @@ type Deliver = (packet: AedesPublishPacket, done: () => void) => void;
 interface RetainedStore {
   createRetainedStreamCombi(patterns: string[]): NodeJS.ReadableStream;
 }
+/** aedes's persistence, checked once it is read: a broker without one is a programming error, said so. */
+function retainedStoreOf(broker: object): RetainedStore {
+  const persistence: unknown = 'persistence' in broker ? broker.persistence : undefined;
+  if (typeof persistence === 'object' && persistence !== null && 'createRetainedStreamCombi' in persistence && typeof persistence.createRetainedStreamCombi === 'function') return persistence as RetainedStore;
+  throw new Error('the aedes broker has no retained-message store (persistence.createRetainedStreamCombi)');
+}
+
 interface Outgoing {
   topic: string;
   payload: Buffer;
@@ -84,7 +95,7 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
       for (const packet of live) this.deliver(packet);
       done?.(error);
     };
-    const retained = (this.broker as unknown as { persistence: RetainedStore }).persistence.createRetainedStreamCombi(list);
+    const retained = retainedStoreOf(this.broker).createRetainedStreamCombi(list);
     retained.on('data', (packet: AedesPublishPacket) => this.deliver(packet));
     retained.on('error', (e: Error) => release(e));
     retained.on('end', () => release(null));

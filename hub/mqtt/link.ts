@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
 import { PAYLOAD_LIMITS } from './access.ts';
-import { topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
+import { parseTopic, topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
 import type { TablePublisher } from '../tables/publisher.ts';
 import type { BrokerClient } from './in-process-client.ts';
 import { disableNagle } from './no-delay.ts';
@@ -77,7 +77,7 @@ export class MqttLink implements TablePublisher {
       opts.log?.('info', 'connected to the MQTT broker', { url: opts.url });
       // Retain as published (MQTT 5): a retained request is recognised even when it arrives live.
       client.subscribe([this.t.allRequests], { qos: 1, rap: true });
-      client.subscribe([`${opts.baseTopic}/tables/+/tracker`, `${opts.baseTopic}/hubs/+/state`], { qos: 1 });
+      client.subscribe([this.t.allTableTrackers, this.t.allHubStates], { qos: 1 });
       this.publishSnapshot();
     });
     client.on('message', (topic: string, payload: Buffer, packet?: IncomingPacket) => {
@@ -105,9 +105,8 @@ export class MqttLink implements TablePublisher {
   private message(topic: string, payload: Buffer, packet: IncomingPacket): void {
     const retained = packet.retain === true;
     const { opts } = this;
-    const parts = topic.split('/');
-    const baseParts = opts.baseTopic.split('/').length;
-    if (parts[baseParts] === 'request' && parts.length > baseParts + 1) {
+    const parsed = parseTopic(opts.baseTopic, topic);
+    if (parsed?.kind === 'request') {
       if (payload.length === 0) return; // a cleared retained request
       if (retained) {
         this.refused['retained-request'] += 1;
@@ -118,14 +117,14 @@ export class MqttLink implements TablePublisher {
       if (payload.length > PAYLOAD_LIMITS.request) return void (this.refused['request-size'] += 1);
       // An answer only to the requester's own topic (MQTT 5), and only under the response topics: never onto a hub-owned one.
       const responseTopic = packet.properties?.responseTopic;
-      const replyTo = responseTopic && responseTopic.startsWith(`${opts.baseTopic}/response/`) && !/[+#]/.test(responseTopic) ? { topic: responseTopic, ...(packet.properties?.correlationData ? { correlationData: packet.properties.correlationData } : {}) } : undefined;
-      opts.onRequest(parts.slice(baseParts + 1).join('/'), payload, replyTo);
-    } else if (parts[baseParts] === 'tables' && parts[baseParts + 2] === 'tracker') {
+      const replyTo = responseTopic && parseTopic(opts.baseTopic, responseTopic)?.kind === 'response' && !/[+#]/.test(responseTopic) ? { topic: responseTopic, ...(packet.properties?.correlationData ? { correlationData: packet.properties.correlationData } : {}) } : undefined;
+      opts.onRequest(parsed.command, payload, replyTo);
+    } else if (parsed?.kind === 'table' && parsed.topic === 'tracker') {
       if (payload.length > PAYLOAD_LIMITS.tracker) return void (this.refused['tracker-size'] += 1);
-      opts.onTracker?.(parts[baseParts + 1]!, payload);
-    } else if (parts[baseParts] === 'hubs' && parts[baseParts + 2] === 'state') {
+      opts.onTracker?.(parsed.table, payload);
+    } else if (parsed?.kind === 'hub-state') {
       if (payload.length > HUB_STATE_LIMIT) return void (this.refused['hub-state-size'] += 1);
-      opts.onHubState?.(parts[baseParts + 1]!, hubTables(payload));
+      opts.onHubState?.(parsed.hub, hubTables(payload));
     }
   }
 
@@ -144,7 +143,7 @@ export class MqttLink implements TablePublisher {
       will: { topic: this.t.bridgeState, payload: Buffer.from(JSON.stringify({ state: 'offline' })), qos: 1, retain: true },
     });
     disableNagle(client);
-    return client as unknown as BrokerClient;
+    return client;
   }
 
   private publishSnapshot(): void {

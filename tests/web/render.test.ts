@@ -35,7 +35,9 @@ describe('store', () => {
     const store = new TableStore();
     store.ingest('1', 'state', JSON.stringify(sampleState('1', { status: 'awaiting-referee', prompt: { question: 'Which ball?', rules: [], facts: [], options: [] } })));
     store.ingest('1', 'availability', '{"state":"offline"}');
-    store.ingest('1', 'health', JSON.stringify({ link: 'up', lastHeartbeatAt: null, framesDropped: 3, alerts: [{ kind: 'stuck-skittle', detail: 'king reads down for 5 min' }] }));
+    // A health payload must be a whole one (the contract's schema): one without its table or counts is refused.
+    expect(store.ingest('1', 'health', JSON.stringify({ link: 'up', lastHeartbeatAt: null, framesDropped: 3, alerts: [] }))).toBe(false);
+    store.ingest('1', 'health', JSON.stringify({ table: '1', link: 'up', lastHeartbeatAt: null, framesDropped: 3, boardResets: 0, alerts: [{ kind: 'stuck-skittle', detail: 'king reads down for 5 min', since: '2026-01-01T12:00:00.000Z' }] }));
     expect(alertsFor(store.get('1')!).map((a) => a.kind)).toEqual(['stuck-skittle', 'prompt-waiting', 'link-down']);
   });
 });

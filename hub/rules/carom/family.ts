@@ -37,14 +37,16 @@ export function parseCaromOptions<T extends z.ZodRawShape>(
   const schema = z.strictObject({ ...caromOptionShape, ...extra });
   const raw = parseWith(schema, setup);
   if (!raw.ok) return raw;
-  const base = resolveBase(setup, raw.value as never);
+  // The shared options read on their own, typed (the strict parse above has already refused anything unknown).
+  const shared = parseWith(z.object(caromOptionShape), setup);
+  if (!shared.ok) return shared;
+  const base = resolveBase(setup, shared.value);
   if (!base.ok) return base;
-  const value = raw.value as Record<string, unknown>;
   return ok({
-    ...(value as z.infer<z.ZodObject<T>>),
+    ...(raw.value as z.infer<z.ZodObject<T>>),
     ...base.value,
-    table: (value.table as TableSize | undefined) ?? MATCH_TABLE,
-    safetiesAllowed: (value.safetiesAllowed as boolean | undefined) ?? true,
+    table: shared.value.table ?? MATCH_TABLE,
+    safetiesAllowed: shared.value.safetiesAllowed ?? true,
   });
 }
 

@@ -97,7 +97,7 @@ export const artistic: Variant<ArtisticOptions, ArtisticCarry, CaromTrace> = Obj
   cueBallFor: (player: number, previous: BallId | null, options: ArtisticOptions) => caromCueBall(player, previous, options.targets.length),
   scanner(ctx: Ctx) {
     const figure = ctx.options.figures[ctx.carry.figure]!;
-    return caromScannerFor(ctx as never, 0, figure.sequence.length);
+    return caromScannerFor(ctx, 0, figure.sequence.length);
   },
   judge(ctx: Ctx, trace: CaromTrace): Outcome<ArtisticCarry> {
     const figure = ctx.options.figures[ctx.carry.figure]!;
