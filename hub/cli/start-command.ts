@@ -7,7 +7,7 @@ import { hashPasswordSync } from '../ops/password.ts';
 import type { DemoLeague } from '../league/demo-league.ts';
 import { persistentSecret } from '../ops/persistent-secret.ts';
 import type { SensorSource } from '../sources/source.ts';
-import { VARIANT_IDS } from '../rules/ids.ts';
+import { VARIANT_IDS } from '../rules/catalogue.ts';
 import type { CommandIO } from './replay-command.ts';
 import { checkPorts, isLoopback, readStartEnv } from './start-checks.ts';
 

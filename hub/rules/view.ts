@@ -1,4 +1,4 @@
-import type { VariantId } from './ids.ts';
+import type { VariantId } from './catalogue.ts';
 import type { Figure } from './artistic/catalogue.ts';
 import type { Instruction } from './outcome.ts';
 import type { UndeterminedFact } from './worlds.ts';

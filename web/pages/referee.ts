@@ -1,6 +1,6 @@
 import { FOUL_KINDS, RAILS } from '../../hub/rules/ids.ts';
 import { FIVE_SKITTLES, SEVEN_SKITTLES } from '../../hub/rules/skittles/values.ts';
-import { VARIANT_IDS } from '../../hub/rules/ids.ts';
+import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
 import { h, type Html } from '../html.ts';
 import { messages, named, type Lang, type Messages } from '../i18n.ts';
 import type { TableRecord, TableView } from '../store.ts';
