@@ -35,10 +35,13 @@ export const topics = (base = DEFAULT_BASE_TOPIC) => ({
 });
 
 /** `billiards/tables/<table>/state`: the replay object plus the table's bookkeeping. */
-export interface TableState extends Omit<MatchView, 'status' | 'variant'> {
+export interface TableState extends Omit<MatchView, 'status' | 'variant' | 'family' | 'scoring'> {
   /** `idle`: the table has no match yet (extension). */
   status: MatchView['status'] | 'idle';
   variant: MatchView['variant'] | null;
+  /** Extension: the game's family and how it counts (hub/rules/catalogue.ts); null when idle. */
+  family: MatchView['family'] | null;
+  scoring: MatchView['scoring'] | null;
   table: string;
   /** Increases by one on every change of this table's state. */
   seq: number;

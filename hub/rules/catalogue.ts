@@ -1,4 +1,5 @@
 import { CAROM_BALLS, SKITTLE_BALLS, type BallId, type SkittleId } from './ids.ts';
+import { FIVE_SKITTLES, SEVEN_SKITTLES } from './skittles/values.ts';
 
 /**
  * The catalogue of games (CONTRACT §1.1 variant names): what each game is, in plain data,
@@ -35,9 +36,6 @@ export interface GameEntry {
   readonly options: readonly string[];
 }
 
-const FIVE: readonly SkittleId[] = ['king', 'head', 'foot', 'left', 'right'];
-const SEVEN: readonly SkittleId[] = ['king', 'head', 'foot', 'left', 'right', 'spot1', 'spot3'];
-
 // The builders keep each entry's family, scoring and layout as literal types, so the engine
 // can ask for "the ids of the skittle games" at compile time.
 const carom = <F extends 'carom' | 'balkline'>(name: string, family: F, options: readonly string[] = []) => ({
@@ -57,7 +55,7 @@ const skittles = <F extends 'skittles-5' | 'skittles-7', S extends 'count-up' | 
   scoring,
   balls: SKITTLE_BALLS,
   layout,
-  skittles: layout === 'carom-five' ? FIVE : SEVEN,
+  skittles: (layout === 'carom-five' ? FIVE_SKITTLES : SEVEN_SKITTLES) as readonly SkittleId[],
   maxPlayers: 2 as const,
   options: ['mode', 'stoss', ...options] as readonly string[],
 });

@@ -408,6 +408,8 @@ export class Match {
     });
     return {
       variant: this.variant.id,
+      family: this.variant.family,
+      scoring: this.variant.scoring,
       status: core.status,
       winner: core.winner === null ? null : this.setup.players[core.winner]!,
       turn: over ? null : this.setup.players[core.turn]!,
