@@ -59,7 +59,7 @@ function formToBody(action: string, f: Record<string, unknown>): { route: keyof 
 
 /** The house league (issue 8): the club TV, the printable results, CSV downloads and the console's forms. */
 export function leagueRoutes(app: Hono<Env>, d: AppDeps): void {
-  const { store, league, link, options } = d;
+  const { store, league, link } = d;
   // No password on the wire: the panel's own broker login (or its in-process client) carries the authority.
   const send = (c: Context<Env>, route: keyof typeof bodies, body: Record<string, unknown>) => {
     const extra = route === 'result' ? { by: c.get('session')!.username } : {};
