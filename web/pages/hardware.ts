@@ -48,7 +48,7 @@ export function hardwareBody(table: string, name: string, m: Messages = messages
       <p class="muted">Record the noise floor with the table untouched, run the tap test with soft knocks, then let the page propose each threshold: twice the loudest noise, below 70 % of the softest knock. Check the form and send it.</p>
       <div class="row"><button type="button" class="btn" id="noise-record">Record noise</button> <button type="button" class="btn primary" id="propose">Propose thresholds</button></div>
       <table class="channels"><thead><tr><th>#</th><th>Noise peak</th><th>Softest knock</th><th>Proposal</th><th>Noise hits above it</th></tr></thead>
-      <tbody>${CHANNELS.map((c) => h`<tr><td>${c.channel}</td><td class="num" id="noise-${c.channel}">–</td><td class="num" id="knock-${c.channel}">–</td><td class="num" id="proposal-${c.channel}">–</td><td id="rate-${c.channel}">–</td></tr>`)}</tbody></table>
+      <tbody>${CHANNELS.map((c) => h`<tr><td>${c}</td><td class="num" id="noise-${c}">–</td><td class="num" id="knock-${c}">–</td><td class="num" id="proposal-${c}">–</td><td id="rate-${c}">–</td></tr>`)}</tbody></table>
     </section>
     <section class="card">
       <h2>${m.hwTapTest}</h2>

@@ -220,7 +220,7 @@ function lowerThird(s: TableView, table: string, m: Messages): Html {
     <span class="lt-game">${variantName(s.variant, m)}${countdown ? '' : h` · ${m.ofTarget(s.players[0]?.target ?? 0)}`}</span>
     ${s.players.map((p) => {
       const active = s.turn === p.name && (s.status === 'playing' || s.status === 'awaiting-referee');
-      return h`<span class="player lt-player${active ? ' active' : ''}${s.winner === p.name ? ' winner' : ''}" data-player="${p.name}"><span class="name">${p.name}</span><span class="score">${countdown ? Math.max(0, p.score) : p.score}</span><span class="lt-stats stat-run">${m.runShort} ${p.run}</span><span class="lt-stats stat-inn">${m.inningsShort} ${p.innings}${limit ? `/${limit}` : ''}</span>${countdown ? '' : h`<span class="lt-stats stat-avg">${m.avgShort} ${p.average.toFixed(3)}</span>`}</span>`;
+      return h`<span class="player lt-player${active ? ' active' : ''}${s.winner === p.name ? ' winner' : ''}" data-player="${p.name}"><span class="name">${p.name}</span><span class="score">${countdown ? Math.max(0, p.score) : p.score}</span><span class="lt-stats stat-run">${m.runShort} ${p.run}</span><span class="lt-stats stat-inn">${m.inningsShort} ${p.innings}${limit ? `/${limit}` : ''}</span>${countdown ? '' : h`<span class="lt-stats stat-avg">${m.avgShort} ${p.average === null ? '—' : p.average.toFixed(3)}</span>`}</span>`;
     })}
   </div>
   ${banner ? h`<div class="lt-note">${banner}</div>` : s.status === 'awaiting-referee' ? h`<div class="lt-note">${m.waitingReferee}</div>` : ''}

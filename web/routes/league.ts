@@ -66,7 +66,7 @@ export function leagueRoutes(app: Hono<Env>, d: AppDeps): void {
     return link.request(commandOf[route], { ...body, ...extra });
   };
 
-  const lang = (c: Context<Env>) => requestLang(c, options.language);
+  const lang = (c: Context<Env>) => requestLang(c, d.options.language);
   const path = (c: Context<Env>) => {
     const url = new URL(c.req.url);
     url.searchParams.delete('lang');
