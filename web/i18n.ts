@@ -3,6 +3,8 @@
  * in either language is a compile error; tests/web/i18n.test.ts checks that no English is
  * left on a Russian page. Russian uses the seeds' own terms (карамболь, серия, кегли, штраф).
  */
+import { CATALOGUE, VARIANT_IDS, type VariantId } from '../hub/rules/catalogue.ts';
+
 export const LANGS = ['en', 'ru'] as const;
 export type Lang = (typeof LANGS)[number];
 export const isLang = (v: unknown): v is Lang => typeof v === 'string' && (LANGS as readonly string[]).includes(v);
@@ -34,20 +36,8 @@ const en = {
   noSuchTable: (id: string) => `There is no table “${id}” at this venue.`,
   backToOverview: 'Back to the overview',
   // games
-  variant: {
-    carom: 'Carom',
-    'one-cushion': 'One-cushion',
-    'three-cushion': 'Three-cushion',
-    'free-game': 'Free game',
-    'balkline-47-1': 'Balkline 47/1',
-    'balkline-47-2': 'Balkline 47/2',
-    'balkline-71-2': 'Balkline 71/2',
-    'balkline-74-2': 'Balkline 74/2',
-    artistic: 'Artistic',
-    'skittles-5': 'Five skittles',
-    'skittles-7-pyramid': 'Seven skittles · pyramid',
-    'skittles-7-carom': 'Seven skittles · carom',
-  } as Record<string, string>,
+  // The English names are the catalogue's own.
+  variant: Object.fromEntries(VARIANT_IDS.map((id) => [id, CATALOGUE[id].name])) as Record<string, string>,
   noMatch: 'No match',
   ball: { white: 'white', yellow: 'yellow', red: 'red', cue: 'cue ball', one: 'first object ball', two: 'second object ball' } as Record<string, string>,
   rail: { head: 'head rail', foot: 'foot rail', left: 'left rail', right: 'right rail' } as Record<string, string>,
@@ -443,7 +433,7 @@ const ru: Messages = {
     'skittles-5': 'Пять кеглей',
     'skittles-7-pyramid': 'Семь кеглей · пирамида',
     'skittles-7-carom': 'Семь кеглей · карамболь',
-  },
+  } satisfies Record<VariantId, string>,
   noMatch: 'Нет партии',
   ball: { white: 'белый', yellow: 'жёлтый', red: 'красный', cue: 'биток', one: 'первый прицельный', two: 'второй прицельный' },
   rail: { head: 'верхний борт', foot: 'нижний борт', left: 'левый борт', right: 'правый борт' },

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
-import { VARIANT_IDS, type BallId } from '../../hub/rules/ids.ts';
+import type { BallId } from '../../hub/rules/ids.ts';
+import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
 import { candidateKeys, initialTrack, MIN_SUPPORT, stepTrack, type LikelihoodModel, type Track } from '../../hub/rules/likelihood.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';

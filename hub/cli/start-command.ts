@@ -7,12 +7,12 @@ import { hashPasswordSync } from '../ops/password.ts';
 import type { DemoLeague } from '../league/demo-league.ts';
 import { persistentSecret } from '../ops/persistent-secret.ts';
 import type { SensorSource } from '../sources/source.ts';
-import { VARIANT_IDS } from '../rules/ids.ts';
+import { gameEntry, isVariantId, VARIANT_IDS, type VariantId } from '../rules/catalogue.ts';
 import type { CommandIO } from './replay-command.ts';
 import { checkPorts, isLoopback, readStartEnv } from './start-checks.ts';
 
 /** The demo when there is no configuration: simulated tables, clearly labelled, playing matches. */
-const DEMO_MATCHES: Record<string, { players: string[]; target: number; options?: Record<string, unknown> }> = {
+const DEMO_MATCHES: Partial<Record<VariantId, { players: string[]; target: number; options?: Record<string, unknown> }>> = {
   'three-cushion': { players: ['Ana', 'Ben'], target: 15 },
   'skittles-5': { players: ['Cid', 'Dan'], target: 60 },
   'balkline-47-2': { players: ['Eve', 'Finn'], target: 50 },
@@ -21,14 +21,16 @@ const DEMO_MATCHES: Record<string, { players: string[]; target: number; options?
   artistic: { players: ['Kai', 'Lea'], target: 1, options: { figures: 4, seed: 7 } },
 };
 
+/** The games of the demo's tables unless `--variants` names others. */
+const DEMO_VARIANTS: readonly VariantId[] = ['three-cushion', 'skittles-5', 'balkline-47-2'];
+
 export function demoConfig(tables: number, variants: string[], venueHash: string): HubConfig {
   const list: unknown[] = [];
   for (let i = 0; i < tables; i++) {
     const variant = variants[i % variants.length]!;
-    const preset = DEMO_MATCHES[variant] ?? { players: ['Home', 'Away'], target: 30 };
-    const skittles = variant.startsWith('skittles')
-      ? { '0': 'king', '1': 'head', '2': 'foot', '3': 'left', '4': 'right', ...(variant === 'skittles-5' ? {} : { '5': 'spot1', '6': 'spot3' }) }
-      : {};
+    const preset = (isVariantId(variant) ? DEMO_MATCHES[variant] : undefined) ?? { players: ['Home', 'Away'], target: 30 };
+    // One sensor channel per skittle of the game, in the catalogue's order.
+    const skittles = Object.fromEntries((gameEntry(variant)?.skittles ?? []).map((s, channel) => [String(channel), s]));
     list.push({
       id: `table-${i + 1}`,
       name: `Table ${i + 1} (simulated)`,
@@ -52,7 +54,7 @@ interface StartArgs {
 }
 
 function parseArgs(args: readonly string[]): StartArgs | string {
-  const out: StartArgs = { tables: 3, variants: ['three-cushion', 'skittles-5', 'balkline-47-2'], speed: 1 };
+  const out: StartArgs = { tables: 3, variants: [...DEMO_VARIANTS], speed: 1 };
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
     const value = inline ?? args[++i];
@@ -127,7 +129,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   }
 
   // Only now the hub, the panel and the board drivers load: every check above ran without them.
-  const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague }] = await Promise.all([
+  const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague, DEMO_DISCIPLINE }] = await Promise.all([
     import('../hub.ts'),
     import('../ops/log.ts'),
     import('../sources/bridge-source.ts'),
@@ -163,8 +165,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     return fail((e as Error).message, 1);
   }
   if (demoPassword && hub.league) {
-    // The demo plays a house league on its three-cushion tables (hub/league/demo-league.ts).
-    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === 'three-cushion').map((t) => t.id);
+    // The demo plays a house league on its tables of the league's game (hub/league/demo-league.ts).
+    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === DEMO_DISCIPLINE).map((t) => t.id);
     demoLeague = new DemoLeague(hub.league, leagueTables, () => new Date().toISOString().slice(0, 10), log);
     demoLeague.ensureSeason();
     for (const id of leagueTables) demoLeague.onTableState(hub.tables.get(id)!.state());

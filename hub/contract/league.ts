@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VARIANT_IDS } from '../rules/ids.ts';
+import { VARIANT_IDS } from '../rules/catalogue.ts';
 
 /** `billiards/league/state` (retained, issue 8): everything the displays show of the house league. */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { figureSchema } from '../rules/artistic/catalogue.ts';
-import { VARIANT_IDS } from '../rules/ids.ts';
+import { GAME_FAMILIES, SCORING_MODELS, VARIANT_IDS } from '../rules/catalogue.ts';
 
 /**
  * What the hub publishes about a table (CONTRACT §2–3), as zod schemas: the hub's types are
@@ -90,6 +90,9 @@ const matchStatus = z.enum(['playing', 'awaiting-referee', 'finished', 'drawn'])
 /** The state object of CONTRACT §2 (the engine's MatchView), with the fields this project adds. */
 export const matchViewSchema = variantDetailsSchema.extend({
   variant: z.enum(VARIANT_IDS),
+  /** Extension: the game's family and how it counts (hub/rules/catalogue.ts), so displays need not know game ids. */
+  family: z.enum(GAME_FAMILIES),
+  scoring: z.enum(SCORING_MODELS),
   status: matchStatus,
   winner: z.string().nullable(),
   turn: z.string().nullable(),
@@ -109,6 +112,8 @@ export const tableStateSchema = matchViewSchema.extend({
   /** `idle`: the table has no match yet (extension). */
   status: z.enum([...matchStatus.options, 'idle']),
   variant: z.enum(VARIANT_IDS).nullable(),
+  family: z.enum(GAME_FAMILIES).nullable(),
+  scoring: z.enum(SCORING_MODELS).nullable(),
   table: z.string(),
   /** Increases by one on every change of this table's state. */
   seq: count,

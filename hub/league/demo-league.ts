@@ -1,6 +1,7 @@
 import type { TableState } from '../contract/mqtt.ts';
 import type { LeagueService } from './service.ts';
 import type { Season } from './types.ts';
+import { DEFAULT_VARIANT, type VariantId } from '../rules/catalogue.ts';
 
 /**
  * The demo's house league (`npm start` with no configuration): simulated players whose
@@ -8,12 +9,14 @@ import type { Season } from './types.ts';
  * has standings, today's fixtures and live matches from the first minute.
  */
 export const DEMO_SEASON_ID = 'house-demo';
+/** The game the demo league plays: the catalogue's default, the one the demo's first tables play. */
+export const DEMO_DISCIPLINE: VariantId = DEFAULT_VARIANT;
 
 export function demoSeason(): Season {
   return {
     id: DEMO_SEASON_ID,
     name: 'House league (demo)',
-    discipline: 'three-cushion',
+    discipline: DEMO_DISCIPLINE,
     target: 8,
     inningsLimit: 25,
     points: { win: 2, draw: 1, loss: 0 },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VARIANT_IDS } from '../rules/ids.ts';
+import { VARIANT_IDS } from '../rules/catalogue.ts';
 
 /** The house league's values (issue 8). Pure data: no I/O, no clock. */
 

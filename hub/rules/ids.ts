@@ -1,4 +1,4 @@
-/** Identifiers shared by the whole engine: balls, rails, skittles, variants (RULES §0, CONTRACT §1.1). */
+/** Identifiers shared by the whole engine: balls, rails, skittles, fouls (RULES §0); game ids are in catalogue.ts. */
 
 export const RAILS = ['head', 'foot', 'left', 'right'] as const;
 export type Rail = (typeof RAILS)[number];
@@ -11,22 +11,6 @@ export type BallId = CaromBall | SkittleBall;
 
 export const SKITTLES = ['king', 'head', 'foot', 'left', 'right', 'spot1', 'spot3'] as const;
 export type SkittleId = (typeof SKITTLES)[number];
-
-export const VARIANT_IDS = [
-  'carom',
-  'one-cushion',
-  'three-cushion',
-  'free-game',
-  'balkline-47-1',
-  'balkline-47-2',
-  'balkline-71-2',
-  'balkline-74-2',
-  'artistic',
-  'skittles-5',
-  'skittles-7-pyramid',
-  'skittles-7-carom',
-] as const;
-export type VariantId = (typeof VARIANT_IDS)[number];
 
 export const FOUL_KINDS = [
   'touch',

@@ -5,6 +5,7 @@ import type { AnyVariant, MatchOptionsBase, Result } from './variant.ts';
 import { err, ok } from './variant.ts';
 import { validateShot } from './validate.ts';
 import { variantById } from './variants/index.ts';
+import { playsSkittles } from './catalogue.ts';
 import { enumerateWorlds, type UndeterminedFact } from './worlds.ts';
 import type { PhysicalBounds } from './bounds.ts';
 import { LIKELIHOOD_MODEL } from './likelihood.ts';
@@ -104,7 +105,7 @@ export class Match {
       })),
       carry: variant.initialCarry(setup, options),
       prompt: null,
-      positions: variant.family === 'carom' ? breakPositions(options) : null,
+      positions: playsSkittles(variant.family) ? null : breakPositions(options),
       instructions: [],
       shotInInning: 0,
       shotCount: 0,
@@ -407,6 +408,8 @@ export class Match {
     });
     return {
       variant: this.variant.id,
+      family: this.variant.family,
+      scoring: this.variant.scoring,
       status: core.status,
       winner: core.winner === null ? null : this.setup.players[core.winner]!,
       turn: over ? null : this.setup.players[core.turn]!,
@@ -475,7 +478,7 @@ function rankByLikelihood(outcomes: Outcome[], weights: ReadonlyMap<string, numb
 }
 
 function boundsFor(variant: AnyVariant, options: Record<string, unknown>): PhysicalBounds {
-  if (variant.family === 'skittles') {
+  if (playsSkittles(variant.family)) {
     const table = options.table as SkittleTable;
     return { table: table.size, ballDiameter: table.ball, separateAfterContact: false };
   }

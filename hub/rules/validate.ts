@@ -1,4 +1,5 @@
 import type { BallId } from './ids.ts';
+import { playsSkittles } from './catalogue.ts';
 import type { Shot } from './events.ts';
 import { err, ok, type AnyVariant, type Result } from './variant.ts';
 
@@ -8,7 +9,8 @@ import { err, ok, type AnyVariant, type Result } from './variant.ts';
  * must make sense for this kind of table.
  */
 export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): Result<void> {
-  const pocketTable = variant.id === 'skittles-7-pyramid' || variant.id === 'skittles-7-carom';
+  // The seven-skittle games are played on a pocket table (SK7P-1, SK7C-1).
+  const pocketTable = variant.family === 'skittles-7';
 
   for (const [i, e] of shot.events.entries()) {
     const where = `shot.events[${i}]`;
@@ -33,7 +35,7 @@ export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): 
         problem = unknownBall(variant, e.ball, where);
         break;
       case 'foul':
-        if (e.by === 'opponent' && variant.family !== 'skittles') problem = `${where}: a foul by the opponent is only a rule of the skittle games (SK5-10)`;
+        if (e.by === 'opponent' && !playsSkittles(variant.family)) problem = `${where}: a foul by the opponent is only a rule of the skittle games (SK5-10)`;
         else if (e.ball !== undefined && e.foul !== 'stopped-ball') problem = `${where}: only a 'stopped-ball' foul names a ball (SK5-10)`;
         else if (e.ball !== undefined) problem = unknownBall(variant, e.ball, where);
         break;

@@ -1,4 +1,6 @@
-import type { BallId, VariantId } from './ids.ts';
+import type { z } from 'zod';
+import type { BallId } from './ids.ts';
+import type { GameEntry, VariantId } from './catalogue.ts';
 import type { MatchSetup } from './events.ts';
 import type { Judgement, Outcome, ShotContext } from './outcome.ts';
 import type { Scanner } from './worlds.ts';
@@ -8,8 +10,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const err = <T = never>(error: string): Result<T> => ({ ok: false, error });
 
-/** How the scoreboard counts: up to a target, down from a total, or figure points. */
-export type ScoringModel = 'count-up' | 'countdown' | 'figures';
+export type { ScoringModel } from './catalogue.ts';
 
 export interface MatchOptionsBase {
   /** Per-player targets (handicap), aligned with the players; defaults to the match target. */
@@ -19,17 +20,14 @@ export interface MatchOptionsBase {
 }
 
 /**
- * A game as a frozen plain object (STYLE 1): what it needs to set up a match, read a shot
- * and judge it. Everything is pure; the match runner in match.ts does the bookkeeping
+ * A game as a frozen plain object (STYLE 1): its catalogue entry, and what it needs to set
+ * up a match, read a shot and judge it. Everything is pure; the match runner in match.ts does the bookkeeping
  * shared by all variants (turns, innings, runs, undo, end of match).
  */
-export interface Variant<O extends MatchOptionsBase = MatchOptionsBase, V = unknown, S = unknown> {
+export interface Variant<O extends MatchOptionsBase = MatchOptionsBase, V = unknown, S = unknown> extends GameEntry {
   readonly id: VariantId;
-  readonly family: 'carom' | 'skittles';
-  readonly balls: readonly BallId[];
-  readonly skittles: readonly string[];
-  readonly scoring: ScoringModel;
-  readonly maxPlayers: 2 | 3;
+  /** The schema `parseOptions` reads the match's options with (skittle games accept only their `options` of it). */
+  readonly optionsSchema: z.ZodType;
   parseOptions(setup: MatchSetup): Result<O>;
   initialCarry(setup: MatchSetup, options: O): V;
   /** The cue ball of the player coming to the table. */

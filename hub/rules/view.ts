@@ -1,4 +1,4 @@
-import type { VariantId } from './ids.ts';
+import type { GameFamily, ScoringModel, VariantId } from './catalogue.ts';
 import type { Figure } from './artistic/catalogue.ts';
 import type { Instruction } from './outcome.ts';
 import type { UndeterminedFact } from './worlds.ts';
@@ -18,6 +18,9 @@ export interface VariantDetails {
 /** The state object of CONTRACT §2, with the fields this project adds. */
 export interface MatchView extends VariantDetails {
   variant: VariantId;
+  /** Extension: the game's family and how it counts (catalogue.ts), so displays need not know game ids. */
+  family: GameFamily;
+  scoring: ScoringModel;
   status: 'playing' | 'awaiting-referee' | 'finished' | 'drawn';
   winner: string | null;
   turn: string | null;

@@ -16,7 +16,7 @@ export function exportMatchLog(lines: readonly string[]): string {
 export function exportInningsCsv(view: MatchView, adjustments: readonly Adjustment[] = []): string {
   const rows: string[] = ['inning,player,shots,points,fouls,score_after,note'];
   const innings = new Map<string, number>();
-  const countdown = view.variant.startsWith('skittles-7');
+  const countdown = view.scoring === 'countdown';
   const running = new Map<string, number>(view.players.map((p) => [p.name, countdown ? p.target : 0]));
   const add = (player: string, points: number) => running.set(player, (running.get(player) ?? 0) + (countdown ? -points : points));
   let current: { player: string; shots: number; points: number; fouls: number } | null = null;

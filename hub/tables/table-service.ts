@@ -429,7 +429,7 @@ export class TableService {
       match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
     };
     if (!view) {
-      return { variant: null, status: 'idle', winner: null, turn: null, players: [], prompt: null, shots: [], cueBall: null, endRule: null, instructions: [], shotCount: 0, ...common };
+      return { variant: null, family: null, scoring: null, status: 'idle', winner: null, turn: null, players: [], prompt: null, shots: [], cueBall: null, endRule: null, instructions: [], shotCount: 0, ...common };
     }
     return { ...view, shots: view.shots.slice(-STATE_SHOTS), shotCount: view.shots.length, ...common };
   }

@@ -1,5 +1,5 @@
 import { CAMERAS, measureFusion, type ReadingCount } from '../../hardware/simulator/fusion-accuracy.ts';
-import { VARIANT_IDS } from '../../hub/rules/ids.ts';
+import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
 
 /**
  * `npm run accuracy:fusion` (issue 16): per game, SHOTS physics shots (default 1,000) read by

@@ -1,6 +1,6 @@
 import { measureAccuracy } from '../../hardware/simulator/accuracy.ts';
 import { FIT_SEEDS } from '../../hardware/simulator/fit-likelihood.ts';
-import { VARIANT_IDS } from '../../hub/rules/ids.ts';
+import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
 import { LIKELIHOOD_MODEL } from '../../hub/rules/likelihood.ts';
 
 /**

@@ -71,6 +71,8 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await hub.client.publishAsync('billiards/hubs/test/state', JSON.stringify({ state: 'online', tables: ['1'] }), { qos: 1, retain: true });
     await hub.publishState('2', {
       variant: 'skittles-5',
+      family: 'skittles-5',
+      scoring: 'count-up',
       status: 'playing',
       winner: null,
       turn: 'Cleo',

@@ -1,5 +1,5 @@
 import type { FixtureView, LeagueState } from '../../hub/league/service.ts';
-import { VARIANT_IDS } from '../../hub/rules/ids.ts';
+import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
 import { h, raw, type Html } from '../html.ts';
 import type { TableRecord } from '../store.ts';
 import { messages, type Messages } from '../i18n.ts';

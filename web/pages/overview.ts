@@ -34,7 +34,7 @@ function card(rec: TableRecord, now: number, loggedIn: boolean, hubs: readonly H
   </header>
   ${s && s.status !== 'idle' ? h`<p class="tvariant">${variantName(s.variant, m)}${s.hub ? h` · ${m.hubWord} ${s.hub}` : ''}</p>
   <table class="mini">${s.players.map(
-    (p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td class="turn">${s.turn === p.name ? '▶' : ''}</td><td class="pn">${p.name}</td><td class="ps">${p.score}</td><td class="pt">${isCountdown(s.variant) ? m.left : `/ ${p.target}`}</td></tr>`,
+    (p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td class="turn">${s.turn === p.name ? '▶' : ''}</td><td class="pn">${p.name}</td><td class="ps">${p.score}</td><td class="pt">${isCountdown(s) ? m.left : `/ ${p.target}`}</td></tr>`,
   )}</table>` : h`<p class="muted">${s ? m.noMatchOnTable : m.noStateYet}</p>`}
   <dl class="link">
     <div><dt>${m.sensors}</dt><dd class="${online === null ? '' : online ? 'ok' : 'bad'}">${online === null ? m.unknownState : online ? m.online : m.offline}</dd></div>

@@ -1,10 +1,9 @@
 import { FOUL_KINDS, RAILS } from '../../hub/rules/ids.ts';
-import { FIVE_SKITTLES, SEVEN_SKITTLES } from '../../hub/rules/skittles/values.ts';
-import { VARIANT_IDS } from '../../hub/rules/ids.ts';
+import { CATALOGUE, DEFAULT_VARIANT, GAME_FAMILIES, gameEntry, VARIANT_IDS, type GameEntry } from '../../hub/rules/catalogue.ts';
 import { h, type Html } from '../html.ts';
 import { messages, named, type Lang, type Messages } from '../i18n.ts';
 import type { TableRecord, TableView } from '../store.ts';
-import { adjustmentLine, isSkittles, rulesChips, shotLine, statusText, tableName, variantName } from './scoreboard.ts';
+import { adjustmentLine, rulesChips, shotLine, statusText, tableName, variantName } from './scoreboard.ts';
 import type { LooseEvent } from './shot-event.ts';
 
 type PromptOption = NonNullable<TableView['prompt']>['options'][number] & { likelihood?: number; condition?: string };
@@ -144,19 +143,24 @@ export function refereeFragment(rec: TableRecord | undefined, table: string, lan
 
 const options = (values: readonly string[], dict: Record<string, string>, selected?: string) => values.map((v) => h`<option value="${v}"${v === selected ? ' selected' : ''}>${named(dict, v)}</option>`);
 
-const CAROM_PAIRS = [['white', 'yellow'], ['white', 'red'], ['yellow', 'red']] as const;
-const SKITTLE_PAIRS = [['cue', 'one'], ['cue', 'two'], ['one', 'two']] as const;
+/** The ball pairs of a game, for the manual entry's chips (white–yellow, white–red, yellow–red). */
+const ballPairs = (balls: readonly string[]): [string, string][] => balls.flatMap((a, i) => balls.slice(i + 1).map((b): [string, string] => [a, b]));
+
+/** Families whose games all have this game's balls and skittles: the manual entry's chips serve them unchanged. */
+function sameChipFamilies(game: GameEntry): string[] {
+  const same = (x: GameEntry) => x.balls.join() === game.balls.join() && x.skittles.join() === game.skittles.join();
+  return GAME_FAMILIES.filter((f) => VARIANT_IDS.every((id) => CATALOGUE[id].family !== f || same(CATALOGUE[id])));
+}
 
 /** The forms of the console, filled from the table's current match; the script keeps them in step with the live state. */
 export function refereeForms(table: string, rec: TableRecord | undefined, lang: Lang = 'en', nextFixture: { id: string; home: string; away: string } | null = null): Html {
   const m = messages(lang);
   const s = rec?.state ?? null;
   const setup = s?.match ?? null;
-  const variant = setup?.variant ?? s?.variant ?? 'three-cushion';
+  const variant = setup?.variant ?? s?.variant ?? DEFAULT_VARIANT;
+  const game = gameEntry(variant) ?? CATALOGUE[DEFAULT_VARIANT];
   const players = setup?.players ?? [];
   const inningsLimit = typeof setup?.options.inningsLimit === 'number' ? String(setup.options.inningsLimit) : '';
-  const skittles = isSkittles(variant);
-  const skittleSet: readonly string[] = variant === 'skittles-5' ? FIVE_SKITTLES : SEVEN_SKITTLES;
   return h`<section class="card" id="corrections">
   <h2>${m.corrections}</h2>
   <div class="row"><button type="button" class="btn warn" id="undo" data-nothing="${m.undoNothing}">${m.undoNothing}</button></div>
@@ -196,10 +200,10 @@ export function refereeForms(table: string, rec: TableRecord | undefined, lang: 
 </section>
 <section class="card">
   <h2>${m.manualTitle}</h2>
-  <div class="builder" data-variant="${variant}">
-    <div class="row"><span class="lbl">${m.ballsRow}</span>${(skittles ? SKITTLE_PAIRS : CAROM_PAIRS).map(([a, b]) => h`<button type="button" class="btn chip" data-add="ball" data-a="${a}" data-b="${b}">${named(m.ball, a)}–${named(m.ball, b)}</button>`)}</div>
+  <div class="builder" data-variant="${variant}" data-families="${sameChipFamilies(game).join(' ')}">
+    <div class="row"><span class="lbl">${m.ballsRow}</span>${ballPairs(game.balls).map(([a, b]) => h`<button type="button" class="btn chip" data-add="ball" data-a="${a}" data-b="${b}">${named(m.ball, a)}–${named(m.ball, b)}</button>`)}</div>
     <div class="row"><span class="lbl">${m.railsRow}</span>${RAILS.map((r) => h`<button type="button" class="btn chip" data-add="cushion" data-rail="${r}">${named(m.rail, r)}</button>`)}</div>
-    ${skittles ? h`<div class="row"><span class="lbl">${m.skittlesRow}</span>${skittleSet.map((k) => h`<button type="button" class="btn chip" data-add="skittle" data-skittle="${k}">${named(m.skittle, k)}</button>`)}</div>` : ''}
+    ${game.skittles.length > 0 ? h`<div class="row"><span class="lbl">${m.skittlesRow}</span>${game.skittles.map((k) => h`<button type="button" class="btn chip" data-add="skittle" data-skittle="${k}">${named(m.skittle, k)}</button>`)}</div>` : ''}
     <div class="row"><label class="inline-label">${m.foulLabel} <select id="manual-foul">${options(FOUL_KINDS, m.foul)}</select></label><button type="button" class="btn chip" data-add="foul">${m.addFoul}</button></div>
     <ol id="manual-events" class="manual-events"></ol>
     <div class="row"><button type="button" class="btn" id="manual-clear">${m.clear}</button><button type="button" class="btn primary" id="manual-send">${m.sendShot}</button></div>

@@ -1,3 +1,4 @@
+import { playsSkittles } from '../../hub/rules/catalogue.ts';
 import type { PlayerView, ShotResult } from '../../hub/rules/view.ts';
 import { h, type Html } from '../html.ts';
 import { messages, named, type Lang, type Messages } from '../i18n.ts';
@@ -8,8 +9,10 @@ const EN = messages('en');
 export const VARIANT_NAMES: Record<string, string> = EN.variant;
 
 export const variantName = (v: string | null, m: Messages = EN): string => (v === null ? m.noMatch : named(m.variant, v));
-export const isSkittles = (v: string | null): boolean => v !== null && v.startsWith('skittles');
-export const isCountdown = (v: string | null): boolean => v !== null && v.startsWith('skittles-7');
+/** A skittle game (the state's `family`): the scoreboard shows the skittles, and no ball colours. */
+export const isSkittles = (s: Pick<TableView, 'family'>): boolean => (s.family ? playsSkittles(s.family) : false);
+/** A countdown game (the state's `scoring`): scores are what is left to write off (RULES §11). */
+export const isCountdown = (s: Pick<TableView, 'scoring'>): boolean => s.scoring === 'countdown';
 
 /** A table's display name: config `name` (published in the state), else "Table <id>". */
 export const tableName = (s: TableView | null, table: string, m: Messages = EN): string => (s?.name ? s.name : m.table(table));
@@ -81,8 +84,8 @@ export function inningsStrip(s: TableView, player: string): number[] {
 function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m: Messages): Html {
   const active = s.turn === p.name && (s.status === 'playing' || s.status === 'awaiting-referee');
   const winner = s.winner === p.name;
-  const skittles = isSkittles(s.variant);
-  const countdown = isCountdown(s.variant);
+  const skittles = isSkittles(s);
+  const countdown = isCountdown(s);
   const ball = skittles ? null : i < 2 ? BALL_OF[i]! : active ? (s.cueBall ?? null) : null;
   const score = countdown ? Math.max(0, p.score) : p.score;
   const handicap = new Set(s.players.map((q) => q.target)).size > 1;
@@ -91,7 +94,7 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m:
   const adjusted = (s.adjustments ?? []).filter((a) => a.player === p.name).reduce((t, a) => t + a.delta, 0);
   const strip = compact ? [] : inningsStrip(s, p.name);
   // Celebrations: one point from the target (carom games), a run that ties the player's best of the match.
-  const carom = !skittles && s.variant !== 'artistic';
+  const carom = !skittles && s.scoring === 'count-up';
   const matchPoint = carom && s.status === 'playing' && needs === 1;
   const highRun = active && p.run >= 3 && p.run === p.highRun;
   return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}${highRun ? ' celebrate' : ''}" data-player="${p.name}"><div class="player-in">
@@ -135,7 +138,7 @@ function figureLine(s: TableView, m: Messages): Html {
 /** What a screen reader announces when the state changes: the score and the last shot. */
 export function announcement(s: TableView | null | undefined, m: Messages = EN): string {
   if (!s || s.status === 'idle') return '';
-  const score = s.players.map((p) => `${p.name} ${isCountdown(s.variant) ? Math.max(0, p.score) : p.score}`).join(', ');
+  const score = s.players.map((p) => `${p.name} ${isCountdown(s) ? Math.max(0, p.score) : p.score}`).join(', ');
   const last = s.shots[s.shots.length - 1];
   return `${statusText(s, m)}. ${score}.${last ? ` ${m.lastShot}: ${shotLine(last, m)}.` : ''}`;
 }
@@ -157,7 +160,7 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
     return h`<div class="sb idle-table" data-seq="${s.seq}" data-status="idle"><header class="sb-head"><h1 class="table-name">${tableName(s, table, m)}</h1><span class="badge">${m.noMatch}</span></header><p class="idle">${m.noMatchYet}</p></div>`;
   }
   if (compact) return lowerThird(s, table, m);
-  const skittles = isSkittles(s.variant);
+  const skittles = isSkittles(s);
   const banner =
     s.status === 'awaiting-referee'
       ? h`<div class="banner ref">${m.waitingReferee}</div>`
@@ -184,7 +187,7 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
     ${figureLine(s, m)}
     ${lastShotLine(s, m)}
     ${skittles
-      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant ?? '', fallenSkittles(rec), m)}</figure>
+      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant, fallenSkittles(rec), m)}</figure>
       <div class="side">${instructions.length === 0 ? h`<div class="instructions none"><h2>${m.nothingToPlace}</h2></div>` : h`<div class="instructions"><h2>${m.setUp}</h2><ul>${instructions.map((x) => h`<li><strong>${itemName(x.item, m)}</strong> → ${placeText(x.to, m)}</li>`)}</ul></div>`}
       <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'narrow', noTimeline, m)}</figure></div></div>`
       : h`${instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">${m.place}</span>${instructions.map((x) => h`<span class="ls-text">${itemName(x.item, m)} → ${placeText(x.to, m)}</span>`)}</div>` : ''}
@@ -209,7 +212,7 @@ export function clockText(ms: number): string {
 
 /** The overlay: a one-line lower third, as broadcasters make them. */
 function lowerThird(s: TableView, table: string, m: Messages): Html {
-  const countdown = isCountdown(s.variant);
+  const countdown = isCountdown(s);
   const limit = inningsLimit(s);
   const banner = s.status === 'finished' ? (s.winner ? m.wins(s.winner) : m.finished) : s.status === 'drawn' ? m.drawn : null;
   return h`<div class="sb compact lt" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant ?? ''}">

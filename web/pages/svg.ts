@@ -1,3 +1,4 @@
+import { gameEntry } from '../../hub/rules/catalogue.ts';
 import { h, type Html } from '../html.ts';
 import type { LooseEvent } from './shot-event.ts';
 import { messages, named, type Messages } from '../i18n.ts';
@@ -113,12 +114,14 @@ const SKITTLE_POS: Record<string, [number, number]> = {
 
 /** The table from above with its skittles; fallen ones drawn knocked over and marked. */
 export function skittlesSvg(variant: string, fallen: ReadonlySet<string>, m: Messages = EN): Html {
-  const names = variant === 'skittles-5' ? ['king', 'head', 'foot', 'left', 'right'] : Object.keys(SKITTLE_POS);
+  const game = gameEntry(variant);
+  const names = game?.layout ? game.skittles : Object.keys(SKITTLE_POS);
   const W = 1400;
   const Hh = 460;
   const cx = W / 2;
   const cy = Hh / 2;
-  const k = variant === 'skittles-5' ? 1.2 : 1.1;
+  // The five-skittle cross is drawn a little larger: it has no spot skittles to make room for.
+  const k = game?.layout === 'carom-five' ? 1.2 : 1.1;
   const pins = names.map((n) => {
     const [dx, dy] = SKITTLE_POS[n]!;
     const x = cx + dx * k;

@@ -34,9 +34,8 @@ function fillPlayers(names) {
   }
 }
 
-// The manual-entry chips follow the game: a match of another family reloads the forms.
-const family = (v) => (!v ? '' : v === 'skittles-5' ? 'sk5' : v.startsWith('skittles') ? 'sk7' : 'carom');
-const builderVariant = document.querySelector('.builder').dataset.variant;
+// The manual-entry chips follow the game: a match of a family with other balls or skittles reloads the forms.
+const chipFamilies = document.querySelector('.builder').dataset.families.split(' ');
 
 live(`/events/${encodeURIComponent(table)}?view=referee&lang=${lang}`, {
   state: (msg) => {
@@ -45,8 +44,8 @@ live(`/events/${encodeURIComponent(table)}?view=referee&lang=${lang}`, {
     current = msg.state;
     fillPlayers(msg.state ? msg.state.players.map((p) => p.name) : []);
     status = msg.state ? msg.state.status : null;
-    const v = msg.state && msg.state.variant;
-    if (v && family(v) !== family(builderVariant)) location.reload();
+    const f = msg.state && msg.state.family;
+    if (f && !chipFamilies.includes(f)) location.reload();
     updateUndo();
     // A new decision (at the top of the page already): put the keyboard on it.
     const prompt = document.getElementById('prompt');

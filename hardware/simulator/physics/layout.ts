@@ -3,6 +3,8 @@ import { ballSpots } from '../../../hub/rules/skittles/geometry.ts';
 import type { Instruction } from '../../../hub/rules/outcome.ts';
 import { skittleLayoutOf, skittleTableOf, type TableGeometry } from './table.ts';
 import { dist, type Vec } from './vec.ts';
+import { gameEntry } from '../../../hub/rules/catalogue.ts';
+import { CAROM_BALLS } from '../../../hub/rules/ids.ts';
 
 /**
  * Where the balls lie before a shot: the break position, the previous shot's resting
@@ -11,8 +13,9 @@ import { dist, type Vec } from './vec.ts';
  */
 export type Layout = Record<string, Vec>;
 
+/** The game's balls (the catalogue's); the carom balls for an unknown game. */
 export function ballsOf(variant: string): string[] {
-  return variant.startsWith('skittles') ? ['cue', 'one', 'two'] : ['white', 'yellow', 'red'];
+  return [...(gameEntry(variant)?.balls ?? CAROM_BALLS)];
 }
 
 /** Free place nearest `at` (stepping along the long axis, then across), inside the cushions. */
@@ -68,7 +71,7 @@ export function nextLayout(variant: string, table: TableGeometry, resting: Posit
   const home = breakLayout(variant, table, cueBall, random);
   for (const id of ballsOf(variant)) {
     if (layout[id]) continue;
-    if (id === cueBall) layout[id] = variant.startsWith('skittles') ? inHand(table, layout, random) : freePlace(table, layout, home[id]!);
+    if (id === cueBall) layout[id] = skittleLayoutOf(variant) !== null ? inHand(table, layout, random) : freePlace(table, layout, home[id]!);
     else layout[id] = freePlace(table, layout, home[id]!);
   }
   return layout;

@@ -1,6 +1,7 @@
 import type { Rail } from '../../../hub/rules/ids.ts';
 import { CAROM_TABLE, PYRAMID_TABLE, skittleSpots, type SkittleLayout, type SkittleTable } from '../../../hub/rules/skittles/geometry.ts';
 import type { Vec } from './vec.ts';
+import { gameEntry } from '../../../hub/rules/catalogue.ts';
 
 /**
  * The playing surface as the physics sees it: a rectangle bounded by the cushion noses
@@ -55,15 +56,14 @@ export function pyramidTable(skittles: readonly Skittle[] = []): TableGeometry {
   return { length: PYRAMID_SIZE.length, width: PYRAMID_SIZE.width, ballRadius: PYRAMID_SIZE.ball / 2, skittles, pockets: pyramidPockets(), ballRestitution: 0.95, cushionRestitution: 0.8 };
 }
 
+/** The game's skittle set-up (the catalogue's), or null for a game without skittles. */
 export function skittleLayoutOf(variant: string): SkittleLayout | null {
-  if (variant === 'skittles-5') return 'carom-five';
-  if (variant === 'skittles-7-pyramid') return 'pyramid-seven';
-  if (variant === 'skittles-7-carom') return 'carom-seven';
-  return null;
+  return gameEntry(variant)?.layout ?? null;
 }
 
+/** Five skittles stand on a carom table (SK5-1); the seven-skittle games need a pocket table (SK7P-1, SK7C-1). */
 export function skittleTableOf(variant: string): SkittleTable {
-  return variant === 'skittles-5' ? CAROM_TABLE : PYRAMID_TABLE;
+  return skittleLayoutOf(variant) === 'carom-five' ? CAROM_TABLE : PYRAMID_TABLE;
 }
 
 /** The table a game is played on, with every skittle of the game standing on its spot. */
@@ -72,7 +72,7 @@ export function tableFor(variant: string): TableGeometry {
   if (!layout) return caromTable();
   const st = skittleTableOf(variant);
   const skittles = Object.entries(skittleSpots(st, layout)).map(([id, at]) => ({ id, at: [at[0], at[1]] as Vec, radius: st.skittleBase / 2 }));
-  return variant === 'skittles-5' ? caromTable(skittles) : pyramidTable(skittles);
+  return layout === 'carom-five' ? caromTable(skittles) : pyramidTable(skittles);
 }
 
 /** Inward normal of each rail. */

@@ -30,11 +30,13 @@ export const caromOptionShape = {
   safetiesAllowed: z.boolean().optional(),
 };
 
+/** The options of a carom game: the shared ones, `safetiesAllowed`, and the game's own `extra` ones. */
+export const caromOptionsSchema = <T extends z.ZodRawShape>(extra: T) => z.strictObject({ ...caromOptionShape, ...extra });
+
 export function parseCaromOptions<T extends z.ZodRawShape>(
   setup: MatchSetup,
-  extra: T,
+  schema: ReturnType<typeof caromOptionsSchema<T>>,
 ): Result<CaromOptions & z.infer<z.ZodObject<T>>> {
-  const schema = z.strictObject({ ...caromOptionShape, ...extra });
   const raw = parseWith(schema, setup);
   if (!raw.ok) return raw;
   // The shared options read on their own, typed (the strict parse above has already refused anything unknown).

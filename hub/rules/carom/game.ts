@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { BallId, VariantId } from '../ids.ts';
+import type { BallId } from '../ids.ts';
+import { CATALOGUE, type VariantId } from '../catalogue.ts';
 import type { MatchSetup } from '../events.ts';
 import type { ShotContext } from '../outcome.ts';
 import type { Variant } from '../variant.ts';
 import {
-  CAROM_BALL_IDS,
   caromCueBall,
+  caromOptionsSchema,
   caromPlayers,
   caromRefereeFoul,
   caromScannerFor,
@@ -18,28 +19,38 @@ import {
 } from './family.ts';
 import type { CaromTrace } from './trace.ts';
 
+export interface CaromGameDefinition<T extends z.ZodRawShape> {
+  id: CaromVariantId;
+  spec: CaromGameSpec;
+  /** Options this game reads beyond the carom ones (its catalogue entry names them). */
+  extraOptions?: T;
+  /** Cue-ball cushions that matter to the scoring test: the scanner stops counting there (TC-1: 3, OC-1: 1). */
+  cushionCap?: number;
+}
+
+/** The catalogue's ids of the counting-up carom games this builder makes. */
+type CaromVariantId = { [K in VariantId]: (typeof CATALOGUE)[K]['family'] extends 'carom' | 'balkline' ? K : never }[VariantId];
+
 /**
- * Builds a counting-up carom game from its spec: the shared carom pieces, the game's own
- * scoring test, and any extra options it reads.
+ * Builds a counting-up carom game from its catalogue entry and spec: the shared carom
+ * pieces, the game's own scoring test, and any extra options it reads.
  */
-export function caromGame<T extends z.ZodRawShape>(
-  id: VariantId,
-  spec: CaromGameSpec,
-  extraOptions: T,
-  cushionCap: number,
-): Variant<CaromOptions & z.infer<z.ZodObject<T>>, CaromCarry, CaromTrace> {
+export function caromGame<T extends z.ZodRawShape = Record<never, never>>({
+  id,
+  spec,
+  extraOptions,
+  cushionCap = 0,
+}: CaromGameDefinition<T>): Variant<CaromOptions & z.infer<z.ZodObject<T>>, CaromCarry, CaromTrace> {
   type O = CaromOptions & z.infer<z.ZodObject<T>>;
+  const optionsSchema = caromOptionsSchema(extraOptions ?? ({} as T));
   return Object.freeze({
     id,
-    family: 'carom' as const,
-    balls: CAROM_BALL_IDS,
-    skittles: [],
-    scoring: 'count-up' as const,
-    maxPlayers: 3 as const,
+    ...CATALOGUE[id],
+    optionsSchema,
     parseOptions(setup: MatchSetup) {
       const players = caromPlayers(setup);
       if (!players.ok) return players;
-      return parseCaromOptions(setup, extraOptions);
+      return parseCaromOptions(setup, optionsSchema);
     },
     initialCarry: (setup: MatchSetup) => initialCaromCarry(setup),
     cueBallFor: (player: number, previous: BallId | null, options: O) => caromCueBall(player, previous, options.targets.length),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { BallId, SkittleId, VariantId } from '../ids.ts';
+import type { BallId } from '../ids.ts';
+import { CATALOGUE, type VariantId } from '../catalogue.ts';
 import type { MatchSetup } from '../events.ts';
 import type { Instruction, Judgement, Outcome, ShotContext } from '../outcome.ts';
 import { baseOptionShape, parseWith, resolveBase } from '../options.ts';
@@ -60,14 +61,14 @@ const optionsSchema = z.strictObject({
   undeterminedFellerIsFoul: z.boolean().optional(),
 });
 
+/** The catalogue's ids of the skittle games. */
+type SkittleVariantId = { [K in VariantId]: (typeof CATALOGUE)[K]['layout'] extends SkittleLayout ? K : never }[VariantId];
+
+/** A skittle game: its catalogue entry (layout, scoring, the options it reads) and its rules. */
 export interface SkittleGameSpec {
-  id: VariantId;
-  layout: SkittleLayout;
+  id: SkittleVariantId;
   table: SkittleTable;
-  scoring: 'count-up' | 'countdown';
   policy: (options: SkittleOptions) => LegalityPolicy;
-  /** Options this game reads beyond the shared ones; any other is rejected by name. */
-  accepts: readonly ('foulPenalty' | 'finishWithSafety' | 'foulForfeitsRun' | 'missIsFoul' | 'strictKnockDowns' | 'undeterminedFellerIsFoul')[];
   /** Defaults of options whose default differs by game. */
   defaults: { finishWithSafety: boolean; missIsFoul?: boolean };
   judge(ctx: SkittleCtx, trace: SkittleTrace): Judgement<SkittleCarry>;
@@ -83,8 +84,10 @@ export function parseSkittleOptions(spec: SkittleGameSpec, setup: MatchSetup): R
   const raw = parseWith(optionsSchema, setup);
   if (!raw.ok) return raw;
   const o = raw.value;
+  // Options this game reads beyond the shared ones are its catalogue entry's; any other is rejected by name.
+  const accepts: readonly string[] = CATALOGUE[spec.id].options;
   for (const key of ['foulPenalty', 'finishWithSafety', 'foulForfeitsRun', 'missIsFoul', 'strictKnockDowns', 'undeterminedFellerIsFoul'] as const) {
-    if (o[key] !== undefined && !spec.accepts.includes(key)) return err(`options.${key}: not an option of ${spec.id}`);
+    if (o[key] !== undefined && !accepts.includes(key)) return err(`options.${key}: not an option of ${spec.id}`);
   }
   const base = resolveBase(setup, o);
   if (!base.ok) return base;
@@ -111,13 +114,12 @@ export function parseSkittleOptions(spec: SkittleGameSpec, setup: MatchSetup): R
 
 /** Builds one skittle game as a frozen plain object (STYLE 1). */
 export function skittleGame(spec: SkittleGameSpec): Variant<SkittleOptions, SkittleCarry, SkittleTrace> {
+  const entry = CATALOGUE[spec.id];
+  const layout: SkittleLayout = entry.layout;
   return Object.freeze({
     id: spec.id,
-    family: 'skittles' as const,
-    balls: SKITTLE_BALL_IDS,
-    skittles: skittleIds(spec.layout),
-    scoring: spec.scoring,
-    maxPlayers: 2 as const,
+    ...entry,
+    optionsSchema,
     parseOptions: (setup: MatchSetup) => parseSkittleOptions(spec, setup),
     initialCarry: (setup: MatchSetup): SkittleCarry => ({ finishing: setup.players.map(() => false), run: 0, opening: true }),
     cueBallFor: () => 'cue' as const,
@@ -131,13 +133,9 @@ export function skittleGame(spec: SkittleGameSpec): Variant<SkittleOptions, Skit
     describe: (carry: SkittleCarry, options: SkittleOptions) => ({
       mode: options.mode,
       ...(options.finishWithSafety ? { finishingSafety: carry.finishing } : {}),
-      ...(carry.opening ? { setup: openingSetup(spec.layout, options.table) } : {}),
+      ...(carry.opening ? { setup: openingSetup(layout, options.table) } : {}),
     }),
   });
-}
-
-function skittleIds(layout: SkittleLayout): readonly SkittleId[] {
-  return layout === 'carom-five' ? ['king', 'head', 'foot', 'left', 'right'] : ['king', 'head', 'foot', 'left', 'right', 'spot1', 'spot3'];
 }
 
 /** SK5-12, SK7P-11, SK7C-3: the starting set-up, for the referee display before the break. */

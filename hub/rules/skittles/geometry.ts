@@ -1,4 +1,5 @@
 import type { SkittleId } from '../ids.ts';
+import type { SkittleLayout } from '../catalogue.ts';
 import type { Point, Positions } from '../events.ts';
 import type { TableSize } from '../options.ts';
 import { distance } from '../table.ts';
@@ -63,7 +64,7 @@ function pyramidSpotSkittle(t: SkittleTable, spot: 1 | 3): Point {
   return [sx + (spot === 1 ? d : -d), sy];
 }
 
-export type SkittleLayout = 'carom-five' | 'pyramid-seven' | 'carom-seven';
+export type { SkittleLayout } from '../catalogue.ts';
 
 /** The home spot of every skittle of a game. SK7C-3: spot skittles stand on spots 1 and 3 themselves. */
 export function skittleSpots(t: SkittleTable, layout: SkittleLayout): Partial<Record<SkittleId, Point>> {

@@ -4,9 +4,10 @@ import type { MatchSetup } from '../events.ts';
 import type { Outcome, ShotContext } from '../outcome.ts';
 import { baseOptionShape, describeIssues, MATCH_TABLE, resolveBase, type TableSize } from '../options.ts';
 import { drawSeeded } from '../random.ts';
+import { CATALOGUE } from '../catalogue.ts';
 import { err, ok, type MatchOptionsBase, type Result, type Variant } from '../variant.ts';
 import { catalogueSchema, matchesSequence, parseCatalogue, SAMPLE_CATALOGUE, type Figure } from '../artistic/catalogue.ts';
-import { CAROM_BALL_IDS, caromCueBall, caromPlayers, caromScannerFor, initialCaromCarry } from '../carom/family.ts';
+import { caromCueBall, caromPlayers, caromScannerFor, initialCaromCarry } from '../carom/family.ts';
 import type { CaromTrace } from '../carom/trace.ts';
 
 export const ATTEMPTS_PER_FIGURE = 3; // AR-2
@@ -86,11 +87,8 @@ function failed(ctx: Ctx, foul: string | null, rules: string[]): Outcome<Artisti
 /** Artistic billiards (AR-1 … AR-5): each figure's exact contact sequence, three attempts, figure points. */
 export const artistic: Variant<ArtisticOptions, ArtisticCarry, CaromTrace> = Object.freeze({
   id: 'artistic',
-  family: 'carom',
-  balls: CAROM_BALL_IDS,
-  skittles: [],
-  scoring: 'figures',
-  maxPlayers: 3,
+  ...CATALOGUE.artistic,
+  optionsSchema,
   parseOptions,
   initialCarry: (setup: MatchSetup) => ({ ...initialCaromCarry(setup), figure: 0, attempt: 0 }),
   // AR three players (RULES §11): cue balls rotate as G-2; a player keeps theirs through their attempts.

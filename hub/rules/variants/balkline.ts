@@ -4,7 +4,7 @@ import { BALKLINE_PRESETS } from '../zones.ts';
 /** Balkline (BK-1 … BK-3): one zone-geometry engine, four presets. */
 function balkline(id: keyof typeof BALKLINE_PRESETS) {
   const geometry = BALKLINE_PRESETS[id];
-  return caromGame(id, { ...GENERAL_SPEC, scoring: bothObjectBalls('G-14'), zones: () => geometry }, {}, 0);
+  return caromGame({ id, spec: { ...GENERAL_SPEC, scoring: bothObjectBalls('G-14'), zones: () => geometry } });
 }
 
 export const balkline47x1 = balkline('balkline-47-1');

@@ -3,9 +3,9 @@ import { bothObjectBalls, caromGame, GENERAL_SPEC } from '../carom/game.ts';
 import { FREE_GAME_TRIANGLES } from '../zones.ts';
 
 /** The free game (FG-1 … FG-3): every carom scores; one carom only while both object balls sit in a corner triangle. */
-export const freeGame = caromGame(
-  'free-game',
-  {
+export const freeGame = caromGame({
+  id: 'free-game',
+  spec: {
     ...GENERAL_SPEC,
     scoring: bothObjectBalls('FG-1'),
     zones: (options) => {
@@ -13,6 +13,5 @@ export const freeGame = caromGame(
       return leg === undefined ? FREE_GAME_TRIANGLES : { ...FREE_GAME_TRIANGLES, leg };
     },
   },
-  { triangleLeg: z.number().positive().max(1400).optional() },
-  0,
-);
+  extraOptions: { triangleLeg: z.number().positive().max(1400).optional() },
+});

@@ -1,4 +1,4 @@
-import type { VariantId } from '../ids.ts';
+import { isVariantId, type VariantId } from '../catalogue.ts';
 import type { AnyVariant } from '../variant.ts';
 import { artistic } from './artistic.ts';
 import { balkline47x1, balkline47x2, balkline71x2, balkline74x2 } from './balkline.ts';
@@ -10,8 +10,11 @@ import { skittles7Carom } from './skittles-7-carom.ts';
 import { skittles7Pyramid } from './skittles-7-pyramid.ts';
 import { threeCushion } from './three-cushion.ts';
 
-/** The one registry of games, keyed by the names the match log uses (CONTRACT §1.1). */
-export const VARIANTS: Readonly<Partial<Record<VariantId, AnyVariant>>> = Object.freeze({
+/**
+ * The engine's games, one for every entry of the catalogue (catalogue.ts), keyed by the
+ * names the match log uses (CONTRACT §1.1). The type makes a missing game a compile error.
+ */
+export const VARIANTS: Readonly<Record<VariantId, AnyVariant>> = Object.freeze({
   carom,
   'one-cushion': oneCushion,
   'three-cushion': threeCushion,
@@ -27,5 +30,5 @@ export const VARIANTS: Readonly<Partial<Record<VariantId, AnyVariant>>> = Object
 });
 
 export function variantById(id: string): AnyVariant | undefined {
-  return Object.hasOwn(VARIANTS, id) ? VARIANTS[id as VariantId] : undefined;
+  return isVariantId(id) ? VARIANTS[id] : undefined;
 }

@@ -6,9 +6,9 @@ import { caromGame, cushionsFirst, GENERAL_SPEC } from '../carom/game.ts';
  * the offender a point. Decision: by default a shot failing OC-1 is an error too
  * (`oneCushionMissIsError: false` makes it simply pass the turn).
  */
-export const oneCushion = caromGame(
-  'one-cushion',
-  {
+export const oneCushion = caromGame({
+  id: 'one-cushion',
+  spec: {
     ...GENERAL_SPEC,
     scoring: cushionsFirst(1, 'OC-1'),
     missRule: 'OC-2',
@@ -16,6 +16,6 @@ export const oneCushion = caromGame(
     missDeduction: (options) => ((options as { oneCushionMissIsError?: boolean }).oneCushionMissIsError === false ? 0 : 1),
     penaltyRule: 'OC-2',
   },
-  { oneCushionMissIsError: z.boolean().optional() },
-  1,
-);
+  extraOptions: { oneCushionMissIsError: z.boolean().optional() },
+  cushionCap: 1,
+});

@@ -11,11 +11,8 @@ import { FIVE_SKITTLES_POLICY, FIVE_SKITTLES_STRICT_POLICY } from '../skittles/l
  */
 export const skittles5 = skittleGame({
   id: 'skittles-5',
-  layout: 'carom-five',
   table: CAROM_TABLE,
-  scoring: 'count-up',
   policy: (options) => (options.strictKnockDowns ? FIVE_SKITTLES_STRICT_POLICY : FIVE_SKITTLES_POLICY),
-  accepts: ['foulPenalty', 'strictKnockDowns', 'undeterminedFellerIsFoul'],
   defaults: { finishWithSafety: false },
   judge: judgeFive,
   refereeFoul: fiveRefereeFoul,

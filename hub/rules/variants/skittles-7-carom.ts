@@ -37,11 +37,8 @@ const SPEC: SevenSpec = {
 /** Seven skittles, carom game on a pocket table (SK7C-1 … SK7C-11): the red `cue` ball, countdown, finishing safety. */
 export const skittles7Carom = skittleGame({
   id: 'skittles-7-carom',
-  layout: 'carom-seven',
   table: PYRAMID_TABLE,
-  scoring: 'countdown',
   policy: () => SEVEN_CAROM_POLICY,
-  accepts: ['finishWithSafety', 'foulForfeitsRun', 'missIsFoul'],
   // RULES §11 (SK7C series): a miss outside the break is a foul, +5; `missIsFoul: false` restores the old reading.
   defaults: { finishWithSafety: true, missIsFoul: true },
   judge: (ctx, trace) => judgeSeven(SPEC, ctx, trace),

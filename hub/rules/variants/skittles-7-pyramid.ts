@@ -36,11 +36,8 @@ const SPEC: SevenSpec = {
 /** Seven skittles on a pyramid table (SK7P-1 … SK7P-12): write off the starting total. */
 export const skittles7Pyramid = skittleGame({
   id: 'skittles-7-pyramid',
-  layout: 'pyramid-seven',
   table: PYRAMID_TABLE,
-  scoring: 'countdown',
   policy: () => PYRAMID_POLICY,
-  accepts: ['finishWithSafety', 'foulForfeitsRun'],
   defaults: { finishWithSafety: false },
   judge: (ctx, trace) => judgeSeven(SPEC, ctx, trace),
   refereeFoul: (ctx) => sevenRefereeFoul(SPEC, ctx),

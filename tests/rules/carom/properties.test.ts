@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { MatchInput, ShotEvent } from '../../../hub/rules/events.ts';
 import { FOUL_KINDS, RAILS } from '../../../hub/rules/ids.ts';
 import { Match } from '../../../hub/rules/match.ts';
+import { CATALOGUE, VARIANT_IDS } from '../../../hub/rules/catalogue.ts';
 
-const CAROM_VARIANTS = ['carom', 'one-cushion', 'three-cushion', 'free-game', 'balkline-47-1', 'balkline-47-2', 'balkline-71-2', 'balkline-74-2', 'artistic'] as const;
+/** Every carom game of the catalogue: the games without skittles. */
+const CAROM_VARIANTS = VARIANT_IDS.filter((id) => CATALOGUE[id].layout === null);
 
 // Mostly valid ids, now and then an unknown one, so that errors are exercised too.
 const ballId = fc.constantFrom<string | null>('white', 'yellow', 'red', null, null, 'white', 'red', 'green');

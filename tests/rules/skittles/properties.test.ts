@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Match } from '../../../hub/rules/match.ts';
+import { CATALOGUE, VARIANT_IDS } from '../../../hub/rules/catalogue.ts';
 import type { MatchInput, ShotEvent } from '../../../hub/rules/events.ts';
 import { FOUL_KINDS, RAILS, SKITTLES, type SkittleId } from '../../../hub/rules/ids.ts';
 import { fiveSkittleValue } from '../../../hub/rules/skittles/values.ts';
@@ -10,7 +11,8 @@ import { fiveSkittleValue } from '../../../hub/rules/skittles/values.ts';
  * restores the exact earlier view, any input gives a state or an error and never throws,
  * and scores move only as some rule allows.
  */
-const VARIANTS = ['skittles-5', 'skittles-7-pyramid', 'skittles-7-carom'] as const;
+/** Every skittle game of the catalogue. */
+const VARIANTS = VARIANT_IDS.filter((id) => CATALOGUE[id].layout !== null);
 const BALLS = ['cue', 'one', 'two', null] as const;
 
 const ballArb = fc.constantFrom(...BALLS);

@@ -1,8 +1,13 @@
+import { CATALOGUE } from '../../../hub/rules/catalogue.ts';
 import type { TableView } from '../../../web/store.ts';
 
+/** A table's state as a hub publishes it; `family` and `scoring` follow the variant, as the hub's do. */
 export function sampleState(table: string, over: Partial<TableView> = {}): TableView {
+  const variant = over.variant === undefined ? 'three-cushion' : over.variant;
   return {
     variant: 'three-cushion',
+    family: variant === null ? null : CATALOGUE[variant].family,
+    scoring: variant === null ? null : CATALOGUE[variant].scoring,
     status: 'playing',
     winner: null,
     turn: 'Ana',
