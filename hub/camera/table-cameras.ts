@@ -9,6 +9,7 @@ import type { TableService } from '../tables/table-service.ts';
 import { CameraSource, type ClipResult } from './camera-source.ts';
 import { ClipStore, type ClipInfo } from './clips.ts';
 import type { ProcessorSpec } from './frame-processor.ts';
+import type { CameraHealth } from './camera-health.ts';
 import type { CameraStats } from './frame-worker.ts';
 
 /**
@@ -18,17 +19,6 @@ import type { CameraStats } from './frame-worker.ts';
  * `sensors`: not at all — the camera then only gives health and replay clips). A shot that
  * raises a prompt gets a replay clip.
  */
-export interface CameraHealth {
-  /** Frames per second over the last second. */
-  fps: number;
-  frames: number;
-  dropped: number;
-  state: CameraStats['state'];
-  /** Mean frame difference (0–255): motion over the table. */
-  motion: number;
-  clips: number;
-}
-
 export interface TableCamerasOptions {
   dataDir: string;
   processor: ProcessorSpec | null;

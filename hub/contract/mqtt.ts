@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CameraHealth } from '../camera/table-cameras.ts';
+import type { CameraHealth } from '../camera/camera-health.ts';
 import type { MatchView } from '../rules/view.ts';
 import { matchSchema, refereeSchema, shotSchema } from '../matchlog/schema.ts';
 import { FOUL_KINDS } from '../rules/ids.ts';
