@@ -4,7 +4,7 @@ import type { ShotEvent } from '../hub/rules/events.ts';
 import { seededRandom } from '../hub/rules/random.ts';
 import { BridgeSource } from '../hub/sources/bridge-source.ts';
 import type { SensorSource, TableHandle } from '../hub/sources/source.ts';
-import type { Result } from '../hub/rules/variant.ts';
+import type { Result } from '../hub/rules/result.ts';
 import { PhysicsTable } from '../hardware/simulator/physics/planner.ts';
 import { VirtualBoard } from '../hardware/simulator/virtual-board.ts';
 

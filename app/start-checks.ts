@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { err, ok, type Result } from '../hub/rules/variant.ts';
+import { err, ok, type Result } from '../hub/rules/result.ts';
 
 /**
  * Everything `start` reads from the environment (the only place it is read for the hub and

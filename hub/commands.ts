@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { commandSchemas, COMMANDS, type CommandName, type CommandResponse } from './contract/mqtt.ts';
-import { describeIssues } from './rules/options.ts';
+import { describeIssues } from './rules/result.ts';
 import type { TableService } from './tables/table-service.ts';
-import type { Result } from './rules/variant.ts';
+import type { Result } from './rules/result.ts';
 
 /** The house league's commands (issue 8); absent on a hub without a league. */
 export interface LeagueCommands {
