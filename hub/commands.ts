@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { COMMANDS, dispatch, isCommandName, parseRequest, type CommandHandlers, type CommandName, type CommandRequests, type CommandResponse, type LeagueCommandName } from './contract/mqtt.ts';
-import { describeIssues } from './rules/options.ts';
+import { describeIssues, ok, type Result } from './rules/result.ts';
 import type { TableService } from './tables/table-service.ts';
-import { ok, type Result } from './rules/variant.ts';
 
 /** The house league's commands (issue 8); absent on a hub without a league. */
 export type LeagueCommands = CommandHandlers<Result<unknown>, LeagueCommandName>;

@@ -14,7 +14,7 @@ import type { SensorSource } from './sources/source.ts';
 import { EventStore } from './store/event-store.ts';
 import { systemClock, type HubClock } from './tables/clock.ts';
 import { TableService } from './tables/table-service.ts';
-import { err, type Result } from './rules/variant.ts';
+import { err, type Result } from './rules/result.ts';
 import { trackerMessage } from './pipeline/tracker.ts';
 import { LeagueStore } from './league/store.ts';
 import { LeagueService, leagueCommands } from './league/service.ts';

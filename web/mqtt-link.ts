@@ -6,6 +6,7 @@ import type { PanelMqttClient, ResolvedOptions } from './options.ts';
 import type { TableStore } from './store.ts';
 import type { LeagueCache } from './league-store.ts';
 import '../hub/mqtt/packet-cache.ts';
+import { describeIssues } from '../hub/rules/result.ts';
 
 export class HubRequestError extends Error {
   constructor(
@@ -95,7 +96,7 @@ export class MqttLink {
     const transaction = randomUUID();
     const body = { transaction, ...fields };
     const checked = commandSchemas[command].safeParse(body);
-    if (!checked.success) throw new HubRequestError(422, `${command}: ${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message}`);
+    if (!checked.success) throw new HubRequestError(422, `${command}: ${describeIssues('', checked.error, { first: true })}`);
     const timeoutMs = this.options.requestTimeoutMs;
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeIssues } from '../hub/rules/result.ts';
 import { LANGS } from './i18n.ts';
 
 /**
@@ -63,8 +64,5 @@ export type ResolvedOptions = z.output<typeof optionsSchema>;
 export function parseOptions(input: unknown): ResolvedOptions {
   const parsed = optionsSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.length > 0 ? issue.path.join('.') : '(options)';
-  const extra = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
-  throw new TypeError(`createWebPanel: option '${path}': ${issue.message}${extra}`);
+  throw new TypeError(`createWebPanel: ${describeIssues('options', parsed.error, { first: true })}`);
 }

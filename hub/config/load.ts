@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describeIssues } from '../rules/options.ts';
-import { err, ok, type Result } from '../rules/variant.ts';
+import { describeIssues } from '../rules/result.ts';
+import { err, ok, type Result } from '../rules/result.ts';
 import { configSchema, type HubConfig } from './schema.ts';
 
 /** Parses configuration text; duplicate table ids are an error too. */

@@ -1,6 +1,6 @@
 import type { CommandHandlers, FixtureView, LeagueCommandName, LeagueState, TableState } from '../contract/mqtt.ts';
 import type { MatchSetup } from '../rules/events.ts';
-import { err, ok, type Result } from '../rules/variant.ts';
+import { err, ok, type Result } from '../rules/result.ts';
 import { toCsv } from './csv.ts';
 import { roundRobin } from './fixtures.ts';
 import { handicapTarget, rollingAverage } from './handicap.ts';

@@ -1,6 +1,6 @@
 import type { MatchInput, MatchSetup } from '../rules/events.ts';
-import { describeIssues } from '../rules/options.ts';
-import { err, ok, type Result } from '../rules/variant.ts';
+import { describeIssues } from '../rules/result.ts';
+import { err, ok, type Result } from '../rules/result.ts';
 import { lineSchema, matchSchema, refereeSchema, shotSchema } from './schema.ts';
 import type { z } from 'zod';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { shotSchema } from '../matchlog/schema.ts';
 import type { Shot } from '../rules/events.ts';
-import { describeIssues } from '../rules/options.ts';
-import { err, ok, type Result } from '../rules/variant.ts';
+import { describeIssues } from '../rules/result.ts';
+import { err, ok, type Result } from '../rules/result.ts';
 
 /**
  * An overhead tracker's messages on `billiards/tables/<table>/tracker`: a cue strike, all

@@ -1,4 +1,4 @@
-import type { FoulKind, Rail, SkittleId } from './ids.ts';
+import type { BallId, FoulKind, Rail, SkittleId } from './ids.ts';
 
 /**
  * Shot events as the match log carries them (CONTRACT §1.2). Ball ids are plain strings
@@ -47,3 +47,11 @@ export interface MatchSetup {
 }
 
 export type MatchInput = { kind: 'shot'; shot: Shot } | { kind: 'referee'; referee: RefereeInput };
+
+/** A shot event with every ball known: one reading of it (worlds.ts), as a variant's scanner and the likelihood model see it. */
+export type ResolvedEvent =
+  | { kind: 'ball'; balls: readonly [BallId, BallId]; index: number }
+  | { kind: 'cushion'; rail: Rail; ball: BallId; index: number }
+  | { kind: 'skittle'; skittle: SkittleId; by: BallId; index: number }
+  | { kind: 'pocket'; ball: BallId; index: number }
+  | { kind: 'off-table'; ball: BallId; index: number };

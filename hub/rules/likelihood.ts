@@ -1,5 +1,5 @@
 import type { BallId, Rail } from './ids.ts';
-import type { ResolvedEvent } from './worlds.ts';
+import type { ResolvedEvent } from './events.ts';
 import { OPPOSITE } from './bounds.ts';
 import fitted from './likelihood-model.json' with { type: 'json' };
 

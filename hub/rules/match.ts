@@ -1,8 +1,8 @@
 import type { BallId, FoulKind } from './ids.ts';
 import type { MatchInput, MatchSetup, Positions, RefereeInput, Ruling, Shot } from './events.ts';
 import { effectKey, priorShares, rulingClass, type Instruction, type Outcome, type ShotContext } from './outcome.ts';
-import type { AnyVariant, MatchOptionsBase, Result } from './variant.ts';
-import { err, ok } from './variant.ts';
+import type { AnyVariant, MatchOptionsBase } from './variant.ts';
+import { err, ok, type Result } from './result.ts';
 import { validateShot } from './validate.ts';
 import { variantById } from './variants/index.ts';
 import { playsSkittles } from './catalogue.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MatchSetup } from './events.ts';
-import { err, ok, type MatchOptionsBase, type Result } from './variant.ts';
+import type { MatchOptionsBase } from './variant.ts';
+import { describeIssues, err, ok, type Result } from './result.ts';
 
 /** The playing surface in mm; the match table of RULES §0 by default. */
 export interface TableSize {
@@ -22,17 +23,6 @@ export const baseOptionShape = {
   equalizingInning: z.boolean().optional(),
   table: tableSchema.optional(),
 };
-
-/** Formats zod issues as `options.field: message`, naming every bad field. */
-export function describeIssues(prefix: string, error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), prefix);
-      if (issue.code === 'unrecognized_keys') return `${path}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
-      return `${path}: ${issue.message}`;
-    })
-    .join('; ');
-}
 
 export function parseWith<T extends z.ZodType>(schema: T, setup: MatchSetup): Result<z.infer<T>> {
   const parsed = schema.safeParse(setup.options ?? {});

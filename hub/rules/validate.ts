@@ -1,7 +1,8 @@
 import type { BallId } from './ids.ts';
 import { playsSkittles } from './catalogue.ts';
 import type { Shot } from './events.ts';
-import { err, ok, type AnyVariant, type Result } from './variant.ts';
+import type { AnyVariant } from './variant.ts';
+import { err, ok, type Result } from './result.ts';
 
 /**
  * Checks a shot against the variant before anything is applied: every ball and skittle id

@@ -5,10 +5,7 @@ import type { MatchSetup } from './events.ts';
 import type { Judgement, Outcome, ShotContext } from './outcome.ts';
 import type { Scanner } from './worlds.ts';
 import type { VariantDetails } from './view.ts';
-
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const err = <T = never>(error: string): Result<T> => ({ ok: false, error });
+import type { Result } from './result.ts';
 
 export type { ScoringModel } from './catalogue.ts';
 

@@ -1,7 +1,9 @@
 import type { BallId, Rail, SkittleId } from './ids.ts';
-import type { ShotEvent } from './events.ts';
+import type { ResolvedEvent, ShotEvent } from './events.ts';
 import { minOppositeRailGap, OPPOSITE, type PhysicalBounds } from './bounds.ts';
 import { candidateKeys, candidateScore, initialTrack, stepTrack, type LikelihoodModel, type Track } from './likelihood.ts';
+
+export type { ResolvedEvent } from './events.ts';
 
 /**
  * RULES §10: every fact is known, inferred by a stated rule, or undetermined. This module
@@ -15,13 +17,6 @@ import { candidateKeys, candidateScore, initialTrack, stepTrack, type Likelihood
  * which gives the two inferences RULES §10 names: rails before the first ball contact are
  * the cue ball's, and the first ball contact involves the cue ball.
  */
-
-export type ResolvedEvent =
-  | { kind: 'ball'; balls: readonly [BallId, BallId]; index: number }
-  | { kind: 'cushion'; rail: Rail; ball: BallId; index: number }
-  | { kind: 'skittle'; skittle: SkittleId; by: BallId; index: number }
-  | { kind: 'pocket'; ball: BallId; index: number }
-  | { kind: 'off-table'; ball: BallId; index: number };
 
 /** A variant's view of one shot, built event by event. `key` must identify the state exactly. */
 export interface Scanner<S> {

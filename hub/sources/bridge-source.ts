@@ -5,7 +5,7 @@ import { SerialTransport } from '../../firmware-bridge/transports/serial.ts';
 import { TcpTransport } from '../../firmware-bridge/transports/tcp.ts';
 import type { TableConfig } from '../config/schema.ts';
 import type { SensorEvent } from '../pipeline/sensor-events.ts';
-import { err, ok, type Result } from '../rules/variant.ts';
+import { err, ok, type Result } from '../rules/result.ts';
 import type { SensorSource } from './source.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { SensorEvent } from '../pipeline/sensor-events.ts';
-import { ok, type Result } from '../rules/variant.ts';
+import { ok, type Result } from '../rules/result.ts';
 import type { SensorSource } from './source.ts';
 
 /** A source fed by hand: recorded sensor logs, tests, a tracker-only table. */

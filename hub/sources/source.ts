@@ -1,7 +1,7 @@
 import type { SensorEvent } from '../pipeline/sensor-events.ts';
 import type { TableState } from '../contract/mqtt.ts';
 import type { Shot } from '../rules/events.ts';
-import type { Result } from '../rules/variant.ts';
+import type { Result } from '../rules/result.ts';
 
 /** What a source that plays matches itself (the simulator) may see and do at its table. */
 export interface TableHandle {

@@ -5,7 +5,7 @@ import { replayLog } from '../matchlog/replay.ts';
 import type { MatchInput, MatchSetup, Shot, ShotEvent } from '../rules/events.ts';
 import type { FoulKind, Rail, SkittleId } from '../rules/ids.ts';
 import { Match } from '../rules/match.ts';
-import { err, ok, type Result } from '../rules/variant.ts';
+import { err, ok, type Result } from '../rules/result.ts';
 import { ShotSegmenter, type SegmenterOutput } from '../pipeline/segmenter.ts';
 import type { SensorEvent } from '../pipeline/sensor-events.ts';
 import type { EventStore } from '../store/event-store.ts';

@@ -1,4 +1,4 @@
-import { CAMERAS, measureFusion, type ReadingCount } from '../../hardware/simulator/fusion-accuracy.ts';
+import { CAMERAS, measureFusion, type ReadingCount } from './fusion-accuracy.ts';
 import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
 
 /**

@@ -159,14 +159,14 @@ async function serveBoards(tables: number): Promise<ServedBoard[]> {
 /** The node flags `npm start` runs the hub with, read from package.json so both stay the same. */
 function startNodeFlags(): string[] {
   const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const m = /node((?: --\S+)*) dist\/hub\/cli\/main\.js start/.exec(script);
-  if (!m) throw new Error(`package.json's start script does not run dist/hub/cli/main.js: ${script}`);
+  const m = /node((?: --\S+)*) dist\/app\/main\.js start/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run dist/app/main.js: ${script}`);
   return m[1]!.trim().split(' ').filter(Boolean);
 }
 
 function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string; metricsUrl: string }> {
   // BENCH_HUB_MAIN: another build's main.js (a worktree of an older commit, say), for A/B comparisons.
-  const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'dist/hub/cli/main.js');
+  const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'dist/app/main.js');
   if (!existsSync(main)) throw new Error(`the compiled hub is missing (${main}): run \`npm run build\` first (npm run bench does)`);
   // The node flags of `npm start`, and BENCH_HUB_NODE_ARGS for more ("--cpu-prof", say).
   const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean)];

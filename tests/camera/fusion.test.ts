@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { views } from '../../hardware/simulator/camera-view.ts';
-import { CAMERAS, measureFusion } from '../../hardware/simulator/fusion-accuracy.ts';
+import { CAMERAS, measureFusion } from '../bench/fusion-accuracy.ts';
 import { fuseShot } from '../../hub/camera/fusion.ts';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
 import { seededRandom } from '../../hub/rules/random.ts';

@@ -86,7 +86,7 @@ describe('replay command (CONTRACT §2)', () => {
 
   it('an unreadable file or a missing argument exits 2', () => {
     expect(replay('/nonexistent/log.jsonl')).toMatchObject({ status: 2, stdout: '' });
-    const r = spawnSync('npx', ['tsx', 'hub/cli/main.ts', 'replay'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const r = spawnSync('npx', ['tsx', 'app/main.ts', 'replay'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/usage: replay FILE/);
   });

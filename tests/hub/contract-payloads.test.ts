@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { SimulatedTable } from '../../hardware/simulator/simulated-table.ts';
-import { demoConfig } from '../../hub/cli/start-command.ts';
+import { SimulatedTable } from '../../app/simulated-table.ts';
+import { demoConfig } from '../../app/start-command.ts';
 import {
   availabilitySchema,
   commandResponseSchema,

@@ -7,7 +7,7 @@ import { piezoHit, sumSignals } from '../../hardware/avr-sim/board.ts';
 import { createSimRig, type SimRig } from '../../hardware/avr-sim/harness.ts';
 import { Hub } from '../../hub/hub.ts';
 import type { SensorSource } from '../../hub/sources/source.ts';
-import { ok } from '../../hub/rules/variant.ts';
+import { ok } from '../../hub/rules/result.ts';
 import { subscriber, testConfig } from './support.ts';
 
 /** The real firmware in avr8js → USART → serialport mock → bridge, as a table's source. */

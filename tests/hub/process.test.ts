@@ -14,7 +14,7 @@ import { request } from './support.ts';
  * The hub as an operator runs it: `npm start`, which builds (`npm run build`) and runs the
  * compiled hub in dist/ in a process of its own.
  */
-const HUB = ['dist/hub/cli/main.js', 'start'];
+const HUB = ['dist/app/main.js', 'start'];
 beforeAll(() => buildHub(), 330_000);
 
 const children: ChildProcessWithoutNullStreams[] = [];

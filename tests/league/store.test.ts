@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LeagueService, type LeagueState } from '../../hub/league/service.ts';
 import { LeagueStore } from '../../hub/league/store.ts';
 import { seasonSchema } from '../../hub/league/types.ts';
-import { ok } from '../../hub/rules/variant.ts';
+import { ok } from '../../hub/rules/result.ts';
 
 function setup() {
   const file = join(mkdtempSync(join(tmpdir(), 'league-')), 'hub.sqlite');

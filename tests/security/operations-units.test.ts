@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { checkPorts, isLoopback, readStartEnv } from '../../hub/cli/start-checks.ts';
+import { checkPorts, isLoopback, readStartEnv } from '../../app/start-checks.ts';
 import { rateLimitedLog } from '../../hub/ops/log.ts';
 import { passwordHashProblem, hashPasswordSync } from '../../hub/ops/password.ts';
 import { EventStore } from '../../hub/store/event-store.ts';
@@ -14,6 +14,13 @@ describe('start-up environment', () => {
   it('defaults to loopback for the panel and the broker, plain HTTP, no proxy', () => {
     const env = readStartEnv({}, '/srv/hub');
     expect(env.ok && env.value).toMatchObject({ web: { host: '127.0.0.1', port: 8080 }, mqtt: { host: null, port: 1883, wsPort: 9001 }, tls: null, trustProxy: false, dataDir: '/srv/hub/data', mqttUrl: null });
+  });
+
+  it('reads the demo password and the hub\'s external broker login here too (the environment is read once)', () => {
+    const none = readStartEnv({}, '/srv/hub');
+    expect(none.ok && none.value).toMatchObject({ venuePassword: null, mqttLogin: null, allowOpenBroker: false });
+    const set = readStartEnv({ VENUE_PASSWORD: 'longenough', MQTT_USERNAME: 'hub', MQTT_ALLOW_OPEN_BROKER: '1' }, '/srv/hub');
+    expect(set.ok && set.value).toMatchObject({ venuePassword: 'longenough', mqttLogin: { username: 'hub', password: '' }, allowOpenBroker: true });
   });
 
   it.each([

@@ -9,7 +9,7 @@ import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /** The compiled hub, as `npm start` and the systemd unit run it (tests build it first: tests/support/build.ts). */
-export const HUB_MAIN = join(REPO_ROOT, 'dist/hub/cli/main.js');
+export const HUB_MAIN = join(REPO_ROOT, 'dist/app/main.js');
 export const PASSWORD = 'felt-and-chalk';
 export const PASSWORD_HASH = hashPasswordSync(PASSWORD);
 

@@ -6,7 +6,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /** The hub as an operator runs it: the compiled hub in dist/, in a process of its own. */
-export const HUB = ['dist/hub/cli/main.js', 'start'];
+export const HUB = ['dist/app/main.js', 'start'];
 
 /** One build for every test file that runs the compiled hub. */
 export { buildHub } from '../support/build.ts';

@@ -9,7 +9,7 @@ import { PhysicsTable } from '../../hardware/simulator/physics/planner.ts';
 import { Hub } from '../../hub/hub.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
-import { ok } from '../../hub/rules/variant.ts';
+import { ok } from '../../hub/rules/result.ts';
 import type { SensorSource } from '../../hub/sources/source.ts';
 import { subscriber, testConfig } from '../hub/support.ts';
 

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SimulatedTable } from '../../hardware/simulator/simulated-table.ts';
-import { demoConfig } from '../../hub/cli/start-command.ts';
+import { SimulatedTable } from '../../app/simulated-table.ts';
+import { demoConfig } from '../../app/start-command.ts';
 import { Hub } from '../../hub/hub.ts';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 

@@ -34,14 +34,14 @@ describe('options', () => {
   it('names the bad option', () => {
     const mqtt = { url: 'mqtt://127.0.0.1:1883' };
     const venue = { username: 'v', passwordHash: 'scrypt$1024$8$1$AAAA$BBBB' };
-    expect(() => createWebPanel({ mqtt, venue, port: -1 })).toThrow(/option 'port'/);
-    expect(() => createWebPanel({ mqtt, venue: { username: 'v', passwordHash: 'plain' } })).toThrow(/option 'venue.passwordHash'/);
-    expect(() => createWebPanel({ mqtt: { url: 'http://x' }, venue })).toThrow(/option 'mqtt\.url': a broker URL/);
+    expect(() => createWebPanel({ mqtt, venue, port: -1 })).toThrow(/options\.port: /);
+    expect(() => createWebPanel({ mqtt, venue: { username: 'v', passwordHash: 'plain' } })).toThrow(/options\.venue\.passwordHash: /);
+    expect(() => createWebPanel({ mqtt: { url: 'http://x' }, venue })).toThrow(/options\.mqtt\.url: a broker URL/);
     expect(() => createWebPanel({ mqtt, venue, colour: 'red' } as never)).toThrow(/colour/);
     expect(() => createWebPanel({ mqtt, venue, requestTimeoutMs: 0 })).toThrow(/requestTimeoutMs/);
     // A given client must have what the panel calls (an in-process client once lacked unsubscribe).
     const noUnsubscribe = { on() {}, off() {}, subscribe() {}, publishAsync: async () => undefined, connected: true };
-    expect(() => createWebPanel({ mqtt: { client: noUnsubscribe as never }, venue })).toThrow(/option 'mqtt.*unsubscribeAsync/);
+    expect(() => createWebPanel({ mqtt: { client: noUnsubscribe as never }, venue })).toThrow(/options\.mqtt.*unsubscribeAsync/);
   });
 
   it('construction has no side effects: nothing listens or connects', async () => {
@@ -255,7 +255,7 @@ describe('commands over MQTT', () => {
     const c = await post('referee', JSON.stringify({ referee: { action: 'adjust', player: 'Ana', delta: 1, reason: ' ' } }));
     expect(c.status).toBe(400);
     const d = await post('thresholds', JSON.stringify({ channels: [{ channel: 9, threshold: 10, refractoryMs: 5 }] }));
-    expect(((await d.json()) as { error: string }).error).toMatch(/channels\.0\.channel/);
+    expect(((await d.json()) as { error: string }).error).toMatch(/channels\[0\]\.channel/);
     const e = await post('shot', JSON.stringify({ shot: { events: [] }, password: 'x' }));
     expect(((await e.json()) as { error: string }).error).toMatch(/password/);
     expect(stub.published).toHaveLength(0);

@@ -3,6 +3,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
 import { isLang, pickLang, type Lang } from '../i18n.ts';
 import type { z } from 'zod';
+import { describeIssues } from '../../hub/rules/result.ts';
 import type { RateLimiter, Session, SessionStore } from '../auth.ts';
 import type { MqttLink } from '../mqtt-link.ts';
 import type { ResolvedOptions } from '../options.ts';
@@ -29,11 +30,9 @@ export const SESSION_COOKIE = 'bsid';
 
 export const jsonError = (status: number, error: string) => Response.json({ error }, { status });
 
+/** A bad request body's first problem, in the project's one format (hub/rules/result.ts). */
 export function zodMessage(error: z.ZodError): string {
-  const issue = error.issues[0]!;
-  const path = issue.path.join('.');
-  const extra = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
-  return `${path ? `${path}: ` : ''}${issue.message}${extra}`;
+  return describeIssues('', error, { first: true });
 }
 
 export const needLoginApi: MiddlewareHandler<Env> = async (c, next) => (c.get('session') ? next() : jsonError(401, 'log in first'));

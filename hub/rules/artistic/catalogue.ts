@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RAILS } from '../ids.ts';
-import { describeIssues } from '../options.ts';
-import { err, ok, type Result } from '../variant.ts';
+import { describeIssues } from '../result.ts';
+import { err, ok, type Result } from '../result.ts';
 
 /**
  * AR-1, AR-5 Decision: the catalogue format. A figure names its start position (mm from

@@ -2,7 +2,7 @@
 // time, copied to the same place under dist/ (paths are resolved from import.meta.url).
 import { cpSync } from 'node:fs';
 
-const root = new URL('../../', import.meta.url);
+const root = new URL('../', import.meta.url);
 for (const path of ['hub/store/checkpoint-worker.mjs', 'web/static']) {
   cpSync(new URL(path, root), new URL(`dist/${path}`, root), { recursive: true });
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { loadConfig, parseConfig } from '../config/load.ts';
-import type { HubConfig, TableConfig } from '../config/schema.ts';
-import type { Hub } from '../hub.ts';
-import { hashPasswordSync } from '../ops/password.ts';
-import type { DemoLeague } from '../league/demo-league.ts';
-import { persistentSecret } from '../ops/persistent-secret.ts';
-import type { SensorSource } from '../sources/source.ts';
-import { gameEntry, isVariantId, VARIANT_IDS, type VariantId } from '../rules/catalogue.ts';
+import { loadConfig, parseConfig } from '../hub/config/load.ts';
+import type { HubConfig, TableConfig } from '../hub/config/schema.ts';
+import type { Hub } from '../hub/hub.ts';
+import { hashPasswordSync } from '../hub/ops/password.ts';
+import type { DemoLeague } from '../hub/league/demo-league.ts';
+import { persistentSecret } from '../hub/ops/persistent-secret.ts';
+import type { SensorSource } from '../hub/sources/source.ts';
+import { gameEntry, isVariantId, VARIANT_IDS, type VariantId } from '../hub/rules/catalogue.ts';
 import type { CommandIO } from './replay-command.ts';
 import { checkPorts, isLoopback, readStartEnv } from './start-checks.ts';
 
@@ -94,7 +94,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   if (typeof parsedArgs === 'string') return fail(parsedArgs, 2);
   const env = readStartEnv(process.env, process.cwd());
   if (!env.ok) return fail(env.error, 2);
-  const { web: webListen, mqtt, mqttUrl, dataDir, configPath, tls, trustProxy } = env.value;
+  const { web: webListen, mqtt, mqttUrl, dataDir, configPath, tls, trustProxy, venuePassword, mqttLogin, allowOpenBroker } = env.value;
 
   let config: HubConfig;
   let demoPassword: string | null = null;
@@ -104,7 +104,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     config = loaded.value;
   } else {
     // The demo's password is kept in DATA_DIR: it stays the same across restarts.
-    demoPassword = process.env.VENUE_PASSWORD ?? persistentSecret(dataDir, 'demo-password', () => randomBytes(6).toString('base64url'));
+    demoPassword = venuePassword ?? persistentSecret(dataDir, 'demo-password', () => randomBytes(6).toString('base64url'));
     if (demoPassword.length < 8) return fail('VENUE_PASSWORD: use at least 8 characters', 2);
     config = demoConfig(parsedArgs.tables, parsedArgs.variants, hashPasswordSync(demoPassword));
   }
@@ -121,7 +121,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   ]);
   if (!ports.ok) return fail(ports.error, 1);
   // The store opens (and migrates) before anything listens: a corrupt or unreadable one is named here.
-  const { EventStore } = await import('../store/event-store.ts');
+  const { EventStore } = await import('../hub/store/event-store.ts');
   try {
     await new EventStore(join(dataDir, 'hub.sqlite')).close();
   } catch (e) {
@@ -130,12 +130,12 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
 
   // Only now the hub, the panel and the board drivers load: every check above ran without them.
   const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague, DEMO_DISCIPLINE }] = await Promise.all([
-    import('../hub.ts'),
-    import('../ops/log.ts'),
-    import('../sources/bridge-source.ts'),
-    import('../../hardware/simulator/simulated-table.ts'),
-    import('../../web/index.ts'),
-    import('../league/demo-league.ts'),
+    import('../hub/hub.ts'),
+    import('../hub/ops/log.ts'),
+    import('../hub/sources/bridge-source.ts'),
+    import('./simulated-table.ts'),
+    import('../web/index.ts'),
+    import('../hub/league/demo-league.ts'),
   ]);
   const log = createLogger('billiards-hub');
   const clock = () => performance.timeOrigin + performance.now();
@@ -151,8 +151,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     ...(mqttUrl ? { mqttUrl } : {}),
     mqttHost,
     // The hub's own login on an external broker (docs/security.md).
-    ...(process.env.MQTT_USERNAME ? { mqttUsername: process.env.MQTT_USERNAME, mqttPassword: process.env.MQTT_PASSWORD ?? '' } : {}),
-    ...(process.env.MQTT_ALLOW_OPEN_BROKER === '1' ? { allowOpenBroker: true } : {}),
+    ...(mqttLogin ? { mqttUsername: mqttLogin.username, mqttPassword: mqttLogin.password } : {}),
+    ...(allowOpenBroker ? { allowOpenBroker: true } : {}),
     mqttPort: mqtt.port,
     mqttWsPort: mqtt.wsPort,
     sourceFor,
@@ -211,7 +211,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
 
 /** The web panel on the hub's broker, with the hub's health and metrics on the same server. */
 async function startWeb(
-  createWebPanel: typeof import('../../web/index.ts').createWebPanel,
+  createWebPanel: typeof import('../web/index.ts').createWebPanel,
   hub: Hub,
   config: HubConfig,
   listen: { host: string; port: number; tls: { cert: string; key: string } | null; trustProxy: boolean },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { replayLog } from '../matchlog/replay.ts';
+import { replayLog } from '../hub/matchlog/replay.ts';
 
 export interface CommandIO {
   stdout: (text: string) => void;

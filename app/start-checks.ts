@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { err, ok, type Result } from '../rules/variant.ts';
+import { err, ok, type Result } from '../hub/rules/result.ts';
 
 /**
- * Everything `start` reads from the environment, checked before anything starts: each
+ * Everything `start` reads from the environment (the only place it is read for the hub and
+ * its panel), checked before anything starts: each
  * error is one line that names the variable (and the file or port) at fault.
  */
 export interface StartEnv {
@@ -18,6 +19,12 @@ export interface StartEnv {
   trustProxy: boolean;
   /** The panel's certificate and key (PEM text) when TLS_CERT and TLS_KEY are set. */
   tls: { cert: string; key: string } | null;
+  /** The demo's referee password (VENUE_PASSWORD); null keeps the one stored in DATA_DIR. */
+  venuePassword: string | null;
+  /** The hub's own login on an external broker (MQTT_USERNAME, MQTT_PASSWORD; docs/security.md). */
+  mqttLogin: { username: string; password: string } | null;
+  /** MQTT_ALLOW_OPEN_BROKER=1: accept an external broker that lets anyone in. */
+  allowOpenBroker: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,6 +114,9 @@ export function readStartEnv(env: Env, cwd: string): Result<StartEnv> {
     configPath: env.CONFIG || null,
     trustProxy: trustProxy.value,
     tls: tls.value,
+    venuePassword: env.VENUE_PASSWORD ?? null,
+    mqttLogin: env.MQTT_USERNAME ? { username: env.MQTT_USERNAME, password: env.MQTT_PASSWORD ?? '' } : null,
+    allowOpenBroker: env.MQTT_ALLOW_OPEN_BROKER === '1',
   });
 }
 

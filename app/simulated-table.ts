@@ -1,12 +1,12 @@
-import type { TableConfig } from '../../hub/config/schema.ts';
-import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
-import type { ShotEvent } from '../../hub/rules/events.ts';
-import { seededRandom } from '../../hub/rules/random.ts';
-import { BridgeSource } from '../../hub/sources/bridge-source.ts';
-import type { SensorSource, TableHandle } from '../../hub/sources/source.ts';
-import type { Result } from '../../hub/rules/variant.ts';
-import { PhysicsTable } from './physics/planner.ts';
-import { VirtualBoard } from './virtual-board.ts';
+import type { TableConfig } from '../hub/config/schema.ts';
+import type { SensorEvent } from '../hub/pipeline/sensor-events.ts';
+import type { ShotEvent } from '../hub/rules/events.ts';
+import { seededRandom } from '../hub/rules/random.ts';
+import { BridgeSource } from '../hub/sources/bridge-source.ts';
+import type { SensorSource, TableHandle } from '../hub/sources/source.ts';
+import type { Result } from '../hub/rules/result.ts';
+import { PhysicsTable } from '../hardware/simulator/physics/planner.ts';
+import { VirtualBoard } from '../hardware/simulator/virtual-board.ts';
 
 export interface SimulatedTableOptions {
   seed: number;

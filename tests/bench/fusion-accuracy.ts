@@ -3,8 +3,8 @@ import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import type { MatchView, ShotResult } from '../../hub/rules/view.ts';
-import { DEFAULT_CAMERA, views, type CameraModel } from './camera-view.ts';
-import { PhysicsTable } from './physics/planner.ts';
+import { DEFAULT_CAMERA, views, type CameraModel } from '../../hardware/simulator/camera-view.ts';
+import { PhysicsTable } from '../../hardware/simulator/physics/planner.ts';
 
 /**
  * Camera + sensors against camera alone and sensors alone (issue 16): the physics planner

@@ -1,9 +1,9 @@
 #!/usr/bin/env -S npx tsx
 import { readFileSync } from 'node:fs';
 import type { CommandIO } from './replay-command.ts';
-import { hashPasswordSync } from '../ops/password.ts';
-import { createLogger } from '../ops/log.ts';
-import { keepServing } from '../ops/process-guard.ts';
+import { hashPasswordSync } from '../hub/ops/password.ts';
+import { createLogger } from '../hub/ops/log.ts';
+import { keepServing } from '../hub/ops/process-guard.ts';
 
 /**
  * The project's CLI: `billiards <command> …`. Each command is a function of its arguments

@@ -6,9 +6,9 @@ import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../', import.meta.url));
 const stamp = join(root, 'dist/.tsbuildinfo');
-const SOURCES = ['hub', 'firmware-bridge', 'web', 'hardware', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const SOURCES = ['app', 'hub', 'firmware-bridge', 'web', 'hardware', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time under a path, skipping what the build does not read. */
 function newest(path) {
