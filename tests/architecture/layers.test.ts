@@ -13,14 +13,16 @@ export const LAYERS: Record<string, readonly string[]> = {
   'firmware-bridge': [],
   // The rules engine: pure, the game's vocabulary (events, ids, results) everyone shares.
   'hub/rules': [],
+  // The camera detector and tracker: pure and browser-safe (frames in, tracker messages out).
+  'hub/vision': [],
   // Firmware, AVR harness and table simulator: speak the bridge's protocol, play by the engine's rules, beside the hub.
-  hardware: ['firmware-bridge', 'hub/rules'],
+  hardware: ['firmware-bridge', 'hub/rules', 'hub/vision'],
   // Everything between sensor events and the world (store, MQTT, tables, league, camera).
-  hub: ['firmware-bridge', 'hub/rules'],
+  hub: ['firmware-bridge', 'hub/rules', 'hub/vision'],
   // The web panel: a client of the hub's contract.
-  web: ['hub', 'hub/rules'],
+  web: ['hub', 'hub/rules', 'hub/vision'],
   // The composition root: the CLI wires hub, panel and simulated tables together.
-  app: ['hub', 'hub/rules', 'web', 'hardware', 'firmware-bridge'],
+  app: ['hub', 'hub/rules', 'hub/vision', 'web', 'hardware', 'firmware-bridge'],
 };
 
 function layerOf(file: string): string | null {
