@@ -105,7 +105,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const mq = createMqEmitter(BROKER_CONCURRENCY);
   const broker = await Aedes.createBroker({
     concurrency: BROKER_CONCURRENCY,
-    mq: mq as never,
+    mq,
     authenticate(client, username, password, done) {
       const refuse = (code: AuthErrorCode, message: string) => {
         const error: AuthenticateError = Object.assign(new Error(message), { returnCode: code });

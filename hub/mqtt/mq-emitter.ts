@@ -29,7 +29,7 @@ const requireFromAedes = createRequire(createRequire(import.meta.url).resolve('a
 export function createMqEmitter(concurrency: number): MqEmitter {
   const mqemitter = requireFromAedes('mqemitter') as (opts: { concurrency: number; matchEmptyLevels: boolean }) => MqEmitter;
   const mq = mqemitter({ concurrency, matchEmptyLevels: true }); // empty levels: [MQTT-4.7.1-3], as aedes does
-  const internals = mq as unknown as MqEmitterInternals;
+  const internals = internalsOf(mq);
   // Checked, not assumed: if a new mqemitter keeps its queue otherwise, the broker still works, just slower.
   if (Array.isArray(internals._messageQueue) && Array.isArray(internals._messageCallbacks) && internals._messageQueue.length === 0) {
     internals._messageQueue = new Fifo();
@@ -38,8 +38,13 @@ export function createMqEmitter(concurrency: number): MqEmitter {
   return mq;
 }
 
+/** mqemitter's private queues, which its typings do not declare. */
+function internalsOf(mq: MqEmitter): MqEmitterInternals {
+  return mq as unknown as MqEmitterInternals; // sound: the queues are checked with Array.isArray / instanceof before use
+}
+
 /** True when the emitter's queues are the O(1) ones (a test guards against an mqemitter upgrade). */
 export function hasRingQueues(mq: MqEmitter): boolean {
-  const internals = mq as unknown as MqEmitterInternals;
+  const internals = internalsOf(mq);
   return internals._messageQueue instanceof Fifo && internals._messageCallbacks instanceof Fifo;
 }

@@ -66,7 +66,7 @@ export function randomStyle(random: () => number, fps: number): Style {
   const light: Vec3 = [(random() - 0.5) * 0.5, (random() - 0.5) * 0.4, 1];
   const m = Math.hypot(...light);
   return {
-    cloth: cloth.map((c) => c * (0.9 + random() * 0.2)) as unknown as RGB,
+    cloth: [cloth[0] * (0.9 + random() * 0.2), cloth[1] * (0.9 + random() * 0.2), cloth[2] * (0.9 + random() * 0.2)],
     rail: [92 + random() * 40, 52 + random() * 20, 30 + random() * 10],
     floor: [60, 58, 55],
     falloff: 0.1 + random() * 0.25,
