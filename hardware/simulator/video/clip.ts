@@ -1,4 +1,5 @@
 import type { Vec2, Vec3 } from '../../../hub/vision/geometry.ts';
+import { seededRandom } from '../../../hub/rules/random.ts';
 import type { Frame } from '../../../hub/vision/frame.ts';
 import type { Ball } from '../physics/ball.ts';
 import { toPlanned, type PhysicsPlannedShot } from '../physics/planner.ts';
@@ -199,15 +200,7 @@ export function makeClip(spec: ClipSpec): Clip {
   return { camera, fps: spec.fps, frameCount, strikeAt: lead, timeline, truth, scene, renderer, frame: (i) => renderer.render(scene(i)) };
 }
 
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the engine's seeded randomness: the same seed renders the same clip everywhere. */
+export const seeded = seededRandom;
 
 export { gauss };
