@@ -112,8 +112,9 @@ export const tableStateSchema = matchViewSchema.extend({
   /** `idle`: the table has no match yet (extension). */
   status: z.enum([...matchStatus.options, 'idle']),
   variant: z.enum(VARIANT_IDS).nullable(),
-  family: z.enum(GAME_FAMILIES).nullable(),
-  scoring: z.enum(SCORING_MODELS).nullable(),
+  // Null when idle; missing from an older hub's state, read as null (nothing then depends on the game).
+  family: z.enum(GAME_FAMILIES).nullable().default(null),
+  scoring: z.enum(SCORING_MODELS).nullable().default(null),
   table: z.string(),
   /** Increases by one on every change of this table's state. */
   seq: count,
