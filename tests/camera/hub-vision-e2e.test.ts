@@ -1,0 +1,76 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClip } from '../../hardware/simulator/video/clip.ts';
+import { writeClipY4m } from '../../hardware/simulator/video/io.ts';
+import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
+import { Hub } from '../../hub/hub.ts';
+import { seededRandom } from '../../hub/rules/random.ts';
+import { ManualSource } from '../../hub/sources/manual.ts';
+import { testConfig } from '../hub/support.ts';
+
+/**
+ * Issue 15 inside issue 16's plumbing: a video rendered from a physics shot plays as a
+ * table's camera (scoring `camera`), the real detector (hub/camera/vision-processor.ts)
+ * runs in the camera's thread, and the hub scores the shot with no referee, with the
+ * events the physics made.
+ */
+const PROCESSOR = fileURLToPath(new URL('../../hub/camera/vision-processor.ts', import.meta.url));
+const realClock = { now: () => Date.now(), iso: () => new Date().toISOString() };
+let hub: Hub | null = null;
+afterEach(async () => {
+  await hub?.stop();
+  hub = null;
+});
+
+async function until(what: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const sig = (e: { kind: string; balls?: readonly (string | null)[]; rail?: string; ball?: string | null }) => (e.kind === 'ball' ? `ball:${e.balls!.map((b) => b ?? '?').sort().join('+')}` : `${e.kind}:${e.rail}:${e.ball ?? '?'}`);
+
+describe('a table camera with the real detector (issues 15 and 16)', () => {
+  it('a rendered carom shot played as the camera is scored by the hub with no prompt, with the physics’ events', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hub-vision-'));
+    const planner = new VideoShotPlanner('carom');
+    const shot = planner.plan('white', true, [], seededRandom(3));
+    const clip = makeClip({ ...shot, fps: 30, width: 800, height: 450, seed: 3 });
+    const file = join(dataDir, 'table.y4m');
+    writeClipY4m(clip, file);
+    const corners = clip.camera.corners.map((c) => [c[0], c[1]] as [number, number]);
+    const config = testConfig({
+      tables: [{ id: 't1', source: { type: 'simulator' }, scoring: 'camera', camera: { file, width: 800, height: 450, fps: 30, corners }, defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 10 } }],
+    });
+    hub = new Hub({
+      config,
+      dataDir,
+      mqttPort: 0,
+      clock: realClock,
+      tickMs: 50,
+      sourceFor: () => new ManualSource(false),
+      cameraProcessor: { module: PROCESSOR, options: { balls: 'carom', k1: clip.camera.spec.k1, fovDeg: clip.camera.spec.hfovDeg } },
+      cameraRealtime: false,
+    });
+    await hub.start();
+    const table = hub.tables.get('t1')!;
+    await until(() => table.counters.shots === 1, 60_000);
+    const state = table.state();
+    expect(state.prompt).toBeNull();
+    expect(state.status).toBe('playing');
+    const log = table.exportLog();
+    expect(log.ok).toBe(true);
+    const shotLine = (log.ok ? log.value : '').split('\n').find((l) => l.startsWith('{"shot"'))!;
+    const scored = JSON.parse(shotLine).shot.events as { kind: string }[];
+    expect(scored.map(sig)).toEqual(clip.truth.shot.events.map(sig));
+    // A carom (the cue ball, white, met both object balls) scores 1 (G-14).
+    const partners = new Set(clip.truth.shot.events.flatMap((e) => (e.kind === 'ball' && e.balls.includes('white') ? e.balls.filter((b) => b !== 'white') : [])));
+    const caromMade = partners.has('yellow') && partners.has('red');
+    expect(state.players[0]!.score).toBe(caromMade ? 1 : 0);
+  }, 90_000);
+});
