@@ -317,7 +317,7 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
   it('no accessibility violations and no untranslated string on any page, in either language; an unknown table gets a 404 page', async () => {
     const ref = await loggedIn({ width: 1366, height: 768 }, '/referee/t1');
     const found: string[] = [];
-    const pages = ['/', '/tables/t1', '/tables/t4', '/overlay/t1', '/referee/t1', '/hardware/t1', '/league', '/league/results', '/league/admin', '/tables/zzz'];
+    const pages = ['/', '/tables/t1', '/tables/t4', '/overlay/t1', '/referee/t1', '/hardware/t1', '/league', '/league/results', '/league/admin', '/login', '/tables/zzz'];
     for (const path of pages) {
       for (const lang of ['en', 'ru']) {
         const res = await ref.goto(`${base}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);

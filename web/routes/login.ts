@@ -3,7 +3,8 @@ import { deleteCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { PasswordVerifier, sameText } from '../auth.ts';
 import { loginPage } from '../pages/login.ts';
-import { jsonError, ownOrigin, SESSION_COOKIE, zodMessage, type AppDeps, type Env } from './common.ts';
+import { messages } from '../i18n.ts';
+import { jsonError, ownOrigin, requestLang, SESSION_COOKIE, zodMessage, type AppDeps, type Env } from './common.ts';
 
 const loginSchema = z.object({ username: z.string().max(200), password: z.string().max(200), next: z.string().max(500).optional() });
 
@@ -17,7 +18,8 @@ export function loginRoutes(app: Hono<Env>, d: AppDeps): void {
   const { options, sessions } = d;
   // One scrypt check per password in ten minutes, not per login (16 MB and tens of ms each).
   const passwords = new PasswordVerifier();
-  app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), null)));
+  const lang = (c: Parameters<typeof requestLang>[0]) => requestLang(c, options.language);
+  app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), null, lang(c))));
 
   app.post('/login', async (c) => {
     const wantsJson = (c.req.header('content-type') ?? '').startsWith('application/json');
@@ -25,7 +27,7 @@ export function loginRoutes(app: Hono<Env>, d: AppDeps): void {
     if (wait > 0) {
       c.header('retry-after', String(wait));
       if (wantsJson) return c.json({ error: `too many login attempts: wait ${wait} s` }, 429);
-      return c.html(loginPage('/', `Too many login attempts. Wait ${wait} seconds.`), 429);
+      return c.html(loginPage('/', messages(lang(c)).loginTooMany(wait), lang(c)), 429);
     }
     let raw: unknown;
     try {
@@ -34,13 +36,13 @@ export function loginRoutes(app: Hono<Env>, d: AppDeps): void {
       return jsonError(400, 'the body must be a login form or JSON');
     }
     const parsed = loginSchema.safeParse(raw);
-    if (!parsed.success) return wantsJson ? jsonError(400, zodMessage(parsed.error)) : c.html(loginPage('/', 'Enter a user name and a password.'), 400);
+    if (!parsed.success) return wantsJson ? jsonError(400, zodMessage(parsed.error)) : c.html(loginPage('/', messages(lang(c)).loginEnterBoth, lang(c)), 400);
     const { username, password, next } = parsed.data;
     const userOk = sameText(username, options.venue.username);
     const passOk = await passwords.verify(password, options.venue.passwordHash);
     if (!userOk || !passOk) {
       if (wantsJson) return jsonError(401, 'wrong user name or password');
-      return c.html(loginPage(safeNext(next), 'Wrong user name or password.'), 401);
+      return c.html(loginPage(safeNext(next), messages(lang(c)).loginWrong, lang(c)), 401);
     }
     const old = c.get('session');
     if (old) sessions.destroy(old.id);
