@@ -37,6 +37,6 @@ for (const variant of ['carom', 'three-cushion', 'skittles-7-carom'].filter((v) 
   console.log(`| ${variant} | ${r.cameras.map((c) => cell(c.fused)).join(' | ')} |`);
   for (const c of r.cameras) wrongFused += c.fused.wrong;
 }
-console.log('\n[n SK5-5]: five skittles decides a shot with an unknown feller as a foul by rule (SK5-5) — counted apart, not as wrong.');
+console.log('\n[n SK5-5]: five skittles with undeterminedFellerIsFoul decides an unknown feller as a foul (SK5-5) — counted apart; by default it asks (RULES §11).');
 console.log(`camera+sensors wrong decisions in total: ${wrongFused}`);
 for (const e of examples) console.log(`  wrong: ${e}`);

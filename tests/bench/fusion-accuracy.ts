@@ -17,7 +17,7 @@ export interface ReadingCount {
   correct: number;
   prompted: number;
   wrong: number;
-  /** Five skittles: decided as a foul because the feller is unknown — the rule (SK5-5), not a mistake. */
+  /** Five skittles with `undeterminedFellerIsFoul`: a foul because the feller is unknown — the venue's rule (SK5-5), not a mistake. */
   unknownFeller: number;
   wrongExamples: string[];
 }
@@ -126,8 +126,8 @@ function judge(match: Match, reading: Shot, expected: ShotResult, tally: Reading
     tally.correct += 1;
     return true;
   }
-  if (sensed.shots.at(-1)!.foul === 'undetermined-feller' || (sensed.variant === 'skittles-5' && reading.events.some((e) => e.kind === 'skittle' && e.by === null))) {
-    tally.unknownFeller += 1; // SK5-5: an unknown feller is decided by rule, not asked
+  if (sensed.shots.at(-1)!.foul === 'undetermined-feller') {
+    tally.unknownFeller += 1; // SK5-5 with undeterminedFellerIsFoul: decided by the venue's rule, not asked
     return false;
   }
   tally.wrong += 1;
