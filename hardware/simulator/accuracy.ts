@@ -1,4 +1,5 @@
 import type { Shot } from '../../hub/rules/events.ts';
+import { createMatch, must } from './match-helpers.ts';
 import { Match, type EngineConfig } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import type { MatchView, ShotResult } from '../../hub/rules/view.ts';
@@ -47,14 +48,14 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
   const setup = { variant, players: ['Ana', 'Ben'], target: variant === 'artistic' ? 1 : 100_000, options: variant === 'artistic' ? { figures: 12 } : {} };
   const count: AccuracyCount = { variant, shots: 0, correct: 0, prompted: 0, wrong: 0, top1: 0, brier: 0, wrongExamples: [] };
   const random = seededRandom(seed);
-  let truth = create(setup);
-  let seen = create(setup, config);
+  let truth = createMatch(setup);
+  let seen = createMatch(setup, config);
   const physics = new PhysicsTable(variant);
   while (count.shots < shots) {
     let view = truth.view();
     if (view.status === 'finished' || view.status === 'drawn') {
-      truth = create(setup);
-      seen = create(setup, config);
+      truth = createMatch(setup);
+      seen = createMatch(setup, config);
       view = truth.view();
     }
     const figure = (view as MatchView & { figure?: { sequence: string[] } }).figure?.sequence;
@@ -73,8 +74,8 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
       if (!option) {
         count.wrong += 1; // the truth is not even offered: as bad as a wrong decision
         if (count.wrongExamples.length < 3) count.wrongExamples.push(`prompt without the truth: ${JSON.stringify(shot.events)}`);
-        truth = create(setup);
-        seen = create(setup, config);
+        truth = createMatch(setup);
+        seen = createMatch(setup, config);
         continue;
       }
       const options = sensed.prompt!.options;
@@ -85,19 +86,11 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
     else {
       count.wrong += 1;
       if (count.wrongExamples.length < 3) count.wrongExamples.push(`${JSON.stringify(shot.events)}: sensed ${outcome(sensed.shots.at(-1)!)} truth ${outcome(expected)}`);
-      truth = create(setup); // start both again in step
-      seen = create(setup, config);
+      truth = createMatch(setup); // start both again in step
+      seen = createMatch(setup, config);
     }
   }
   return count;
 }
 
-function create(setup: Parameters<typeof Match.create>[0], config: EngineConfig = {}): Match {
-  const m = Match.create(setup, config);
-  if (!m.ok) throw new Error(m.error);
-  return m.value;
-}
 
-function must(r: { ok: boolean; error?: string }): void {
-  if (!r.ok) throw new Error(r.error);
-}

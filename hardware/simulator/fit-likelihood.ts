@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { createMatch, must } from './match-helpers.ts';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
 import type { BallId } from '../../hub/rules/ids.ts';
 import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
@@ -44,11 +45,11 @@ export function forEachPlannedShot(variant: string, seed: number, shots: number,
   const setup = { variant, players: ['Ana', 'Ben'], target: variant === 'artistic' ? 1 : 100_000, options: variant === 'artistic' ? { figures: 12 } : {} };
   const random = seededRandom(seed);
   const physics = new PhysicsTable(variant);
-  let match = create(setup);
+  let match = createMatch(setup);
   for (let k = 0; k < shots; k++) {
     let view = match.view();
     if (view.status === 'finished' || view.status === 'drawn') {
-      match = create(setup);
+      match = createMatch(setup);
       view = match.view();
     }
     const figure = (view as { figure?: { sequence: string[] } | null }).figure?.sequence;
@@ -102,15 +103,7 @@ function sameReading(a: ResolvedEvent, b: ResolvedEvent): boolean {
   return JSON.stringify(ballsOf(a)) === JSON.stringify(ballsOf(b));
 }
 
-function create(setup: Parameters<typeof Match.create>[0]): Match {
-  const m = Match.create(setup);
-  if (!m.ok) throw new Error(m.error);
-  return m.value;
-}
 
-function must(r: { ok: boolean; error?: string }): void {
-  if (!r.ok) throw new Error(r.error);
-}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const model = fitLikelihood();

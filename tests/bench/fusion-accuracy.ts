@@ -1,4 +1,5 @@
 import { fuseShot } from '../../hub/camera/fusion.ts';
+import { createMatch, must } from '../../hardware/simulator/match-helpers.ts';
 import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
@@ -62,14 +63,14 @@ export function measureFusion(variant: string, shots: number, seed: number, came
   const result: FusionAccuracy = { variant, shots: 0, sensors: count(), cameras: cameras.map((c) => ({ label: c.label, camera: count(), fused: count(), identified: 0, unknown: 0, unmatchedCamera: 0 })) };
   const counts = [result.sensors, ...result.cameras.flatMap((c) => [c.camera, c.fused])];
   let log: MatchInput[] = [];
-  let truth = create(setup);
-  let seen = counts.map(() => create(setup));
+  let truth = createMatch(setup);
+  let seen = counts.map(() => createMatch(setup));
   while (result.shots < shots) {
     let view = truth.view();
     if (view.status === 'finished' || view.status === 'drawn') {
       log = [];
-      truth = create(setup);
-      seen = counts.map(() => create(setup));
+      truth = createMatch(setup);
+      seen = counts.map(() => createMatch(setup));
       view = truth.view();
     }
     const figure = (view as MatchView & { figure?: { sequence: string[] } }).figure?.sequence;
@@ -140,17 +141,9 @@ function note(count: ReadingCount, example: string): void {
 }
 
 function replay(setup: MatchSetup, inputs: readonly MatchInput[]): Match {
-  const m = create(setup);
+  const m = createMatch(setup);
   for (const input of inputs) must(m.apply(input));
   return m;
 }
 
-function create(setup: MatchSetup): Match {
-  const m = Match.create(setup);
-  if (!m.ok) throw new Error(m.error);
-  return m.value;
-}
 
-function must(r: { ok: boolean; error?: string }): void {
-  if (!r.ok) throw new Error(r.error);
-}

@@ -1,4 +1,5 @@
 import type { Shot, ShotEvent } from '../../../hub/rules/events.ts';
+import { createMatch, must } from '../match-helpers.ts';
 import { Match } from '../../../hub/rules/match.ts';
 import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
@@ -45,8 +46,8 @@ export function measureVision(variant: string, shots: number, seed: number, fps:
   const setup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
   const acc: VisionAccuracy = { variant, fps, shots: 0, exact: 0, correct: 0, prompted: 0, wrong: 0, perKind: {}, positionErrors: [], nullFacts: 0, wrongExamples: [], frames: 0, trackMs: 0 };
   const random = seededRandom(seed);
-  let truth = create(setup);
-  let seen = create(setup);
+  let truth = createMatch(setup);
+  let seen = createMatch(setup);
   const planner = new VideoShotPlanner(variant);
   const skittleGame = variant.startsWith('skittles');
   const kind = (k: string) => (acc.perKind[k] ??= { truth: 0, found: 0, matched: 0 });
@@ -104,8 +105,8 @@ export function measureVision(variant: string, shots: number, seed: number, fps:
     const expected = truth.view().shots.at(-1)!;
     const applied = seen.apply({ kind: 'shot', shot: camShot });
     const reset = () => {
-      truth = create(setup);
-      seen = create(setup);
+      truth = createMatch(setup);
+      seen = createMatch(setup);
       isBreak = true;
     };
     if (!applied.ok) {
@@ -138,12 +139,4 @@ export function measureVision(variant: string, shots: number, seed: number, fps:
   return acc;
 }
 
-function create(setup: Parameters<typeof Match.create>[0]): Match {
-  const m = Match.create(setup);
-  if (!m.ok) throw new Error(m.error);
-  return m.value;
-}
 
-function must(r: { ok: boolean; error?: string }): void {
-  if (!r.ok) throw new Error(r.error);
-}
