@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { buildHub } from '../support/build.ts';
 import { REPO_ROOT } from '../support/paths.ts';
+import { startHub as startHubProcess } from '../security/support.ts';
 import { request } from './support.ts';
 
 /**
@@ -36,24 +37,8 @@ const CONFIG = {
   tables: [{ id: 't1', source: { type: 'serial', path: '/dev/null-billiards-board' }, defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 1000 } }],
 };
 
-function startHub(env: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; mqttUrl: string; webUrl: string }> {
-  const child = spawn(process.execPath, HUB, { cwd: REPO_ROOT, env: { ...process.env, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'error', ...env } });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`hub did not start: ${out}`)), 20_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /MQTT broker:\s+(mqtt:\/\/\S+)/.exec(out);
-      const web = /Venue overview:\s+(http:\/\/\S+)\//.exec(out);
-      if (m && web && out.includes('is running')) {
-        clearTimeout(timer);
-        resolve({ child, mqttUrl: m[1]!, webUrl: web[1]! });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`hub exited ${code}: ${out}`)));
-  });
-}
+/** The compiled hub in its own process (tests/security/support.ts), stopped after each test. */
+const startHub = (env: Record<string, string>) => startHubProcess({ LOG_LEVEL: 'error', ...env }, children);
 
 describe('hub process', () => {
   it('kill -9 in the middle of a match loses nothing that was published; the restart has the same state', async () => {
