@@ -129,8 +129,9 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   }
 
   // Only now the hub, the panel and the board drivers load: every check above ran without them.
-  const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague, DEMO_DISCIPLINE }] = await Promise.all([
+  const [{ Hub }, { DEFAULT_EXTENSIONS }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague, DEMO_DISCIPLINE }] = await Promise.all([
     import('../hub/hub.ts'),
+    import('../hub/extensions/index.ts'),
     import('../hub/ops/log.ts'),
     import('../hub/sources/bridge-source.ts'),
     import('./simulated-table.ts'),
@@ -156,6 +157,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     mqttPort: mqtt.port,
     mqttWsPort: mqtt.wsPort,
     sourceFor,
+    // The features around the hub's core, in start order (hub/extensions/; docs/hub.md says how to add one).
+    extensions: DEFAULT_EXTENSIONS,
     log,
   });
   try {

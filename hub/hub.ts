@@ -3,25 +3,23 @@ import { join } from 'node:path';
 import { topics, type TableState } from './contract/mqtt.ts';
 import { CommandHandler } from './commands.ts';
 import type { HubConfig, TableConfig } from './config/schema.ts';
+import { HubEventBus } from './events.ts';
+import { CameraExtension, DEFAULT_EXTENSIONS, LeagueExtension, MetricsExtension, type Extension, type ExtensionFactory, type HubContext } from './extensions/index.ts';
+import { ExtensionRunner } from './extensions/extension.ts';
 import { startEmbeddedBroker, type EmbeddedBroker, type RefusalReason } from './mqtt/broker.ts';
 import { probeAnonymousPublish } from './mqtt/open-broker-probe.ts';
 import type { InProcessClient } from './mqtt/in-process-client.ts';
 import { MqttLink, type ReplyTo } from './mqtt/link.ts';
-import { discoveryMessages } from './mqtt/home-assistant.ts';
-import { Histogram, metric, processMetrics } from './ops/metrics.ts';
 import { rateLimitedLog, silentLog, type LogFn } from './ops/log.ts';
 import type { SensorSource } from './sources/source.ts';
 import { EventStore } from './store/event-store.ts';
+import { busPublisher } from './tables/bus-publisher.ts';
 import { systemClock, type HubClock } from './tables/clock.ts';
 import { TableService } from './tables/table-service.ts';
 import { err, type Result } from './rules/result.ts';
-import { trackerMessage } from './pipeline/tracker.ts';
-import { LeagueStore } from './league/store.ts';
-import { LeagueService, leagueCommands } from './league/service.ts';
-import { TableCameras } from './camera/table-cameras.ts';
-import { shed } from './ops/shed.ts';
+import { leagueCommands, type LeagueService } from './league/service.ts';
+import type { TableCameras } from './camera/table-cameras.ts';
 import type { ProcessorSpec } from './camera/frame-processor.ts';
-
 
 /**
  * The overload policy's thresholds (issue 18). 500 rows in one group commit is 150 ms of
@@ -59,11 +57,20 @@ export interface HubOptions {
   cameraRealtime?: boolean;
   /** Each table state, after the league has read it (the demo's league director). */
   onTableState?: (state: TableState) => void;
+  /**
+   * The features around the core, in start order (hub/extensions/): the composition root
+   * registers them; absent, the hub runs DEFAULT_EXTENSIONS.
+   */
+  extensions?: readonly ExtensionFactory[];
 }
 
 /**
- * The hub: tables (sensor source → shots → rules → store), the MQTT link (embedded broker
- * by default) and the commands. Construction has no effects; start() and stop() do the work.
+ * The hub's core: tables (sensor source → shots → rules → store), the MQTT link (embedded
+ * broker by default) and the commands; everything else (league, Home Assistant, metrics,
+ * tracker and camera input, health publishing) is an extension (hub/extensions/) that
+ * reacts to the event bus (hub/events.ts). Construction has no effects; start() builds the
+ * core, starts the extensions, then restores the tables, connects and starts the sources;
+ * stop() undoes it in reverse.
  */
 export class Hub {
   readonly tables = new Map<string, TableService>();
@@ -74,18 +81,16 @@ export class Hub {
   private timer: NodeJS.Timeout | null = null;
   private readonly shotEndTimers = new Map<string, NodeJS.Timeout>();
   private commands: CommandHandler | null = null;
-  private leagueStore: LeagueStore | null = null;
-  /** The house league (issue 8), kept in the same SQLite file on a connection of its own. */
-  league: LeagueService | null = null;
-  /** The tables' overhead cameras (hub/camera/), with their replay clips. */
-  cameras: TableCameras | null = null;
   private readonly remoteTables = new Map<string, Set<string>>();
   /** What the embedded broker refused, by reason (for /metrics). */
   private readonly brokerRefusals = new Map<RefusalReason, number>();
-  readonly publishLatency = new Histogram([0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
-  readonly eventLatency = new Histogram([0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   private readonly clock: HubClock;
   private readonly log: LogFn & { flush(): void };
+  /** What happens in the core, for the extensions (a failing listener is isolated and counted). */
+  readonly events: HubEventBus;
+  private readonly runner: ExtensionRunner;
+  /** Every extension built for this start (running or not: one may have failed to start). */
+  private extensions: Extension[] = [];
   mqttUrl = '';
   /** The embedded broker's WebSocket endpoint, when it has one. */
   mqttWsUrl: string | null = null;
@@ -94,6 +99,22 @@ export class Hub {
     this.clock = options.clock ?? systemClock;
     // A failure that repeats with every frame (a full disk) is logged once a window, with a count.
     this.log = rateLimitedLog(options.log ?? silentLog);
+    this.events = new HubEventBus(this.log);
+    this.runner = new ExtensionRunner(this.log, this.events);
+  }
+
+  /** The house league (issue 8), while its extension runs. */
+  get league(): LeagueService | null {
+    return this.running(LeagueExtension)?.service ?? null;
+  }
+
+  /** The tables' overhead cameras (hub/camera/), with their replay clips, while their extension runs. */
+  get cameras(): TableCameras | null {
+    return this.running(CameraExtension)?.cameras ?? null;
+  }
+
+  private running<T extends Extension>(kind: abstract new (...args: never[]) => T): T | null {
+    return (this.runner.active.find((e) => e instanceof kind) as T | undefined) ?? null;
   }
 
   get hubId(): string {
@@ -109,15 +130,6 @@ export class Hub {
       onWritable: (failedWrites) => this.log('info', 'the store takes writes again', { failedWrites }),
     });
     const store = this.store;
-    this.leagueStore = new LeagueStore(join(this.options.dataDir, 'hub.sqlite'));
-    const league = new LeagueService({
-      store: this.leagueStore,
-      iso: () => this.clock.iso(),
-      publish: (state) => this.link?.publishRaw(topics(config.hub.baseTopic).leagueState, state, true),
-      startMatch: (id, setup) => this.tables.get(id)?.startMatch(setup) ?? err(`table: no table '${id}' on this hub`),
-      log: this.log,
-    });
-    this.league = league;
 
     if (this.options.mqttUrl) {
       this.mqttUrl = this.options.mqttUrl;
@@ -142,7 +154,7 @@ export class Hub {
     }
 
     const broker = this.broker;
-    this.link = new MqttLink({
+    const link = new MqttLink({
       url: this.mqttUrl,
       ...(broker ? { connect: () => broker.client() } : {}),
       username: this.options.mqttUsername,
@@ -153,26 +165,23 @@ export class Hub {
         states: [...this.tables.values()].map((t) => t.state()),
         availability: [...this.tables.values()].map((t) => [t.id, { state: t.isOnline ? 'online' : 'offline' }] as [string, { state: 'online' | 'offline' }]),
         health: [...this.tables.values()].map((t) => t.healthView()),
-        extra: [
-          ...(config.homeAssistant.discovery ? discoveryMessages(config.homeAssistant.prefix, config.hub.baseTopic, config.hub.id, config.tables.map((t) => ({ id: t.id, name: t.name }))) : []),
-          { topic: topics(config.hub.baseTopic).leagueState, payload: league.state() },
-        ],
+        extra: this.runner.active.flatMap((e) => e.retained?.() ?? []),
       }),
       onRequest: (command, payload, replyTo) => void this.request(command, payload, replyTo),
-      onTracker: (table, payload) => this.tracker(table, payload),
+      onTracker: (table, payload) => this.events.emit('tracker-message', { table, payload }),
       onHubState: (hub, tables) => this.noteRemoteHub(hub, tables),
-      observeLatency: (ms) => this.publishLatency.observe(ms),
+      observeLatency: (ms) => this.events.emit('publish-acked', { ms }),
       log: this.log,
     });
+    this.link = link;
 
-    const cameras = new TableCameras({ dataDir: this.options.dataDir, processor: this.options.cameraProcessor ?? null, realtime: this.options.cameraRealtime ?? true, clock: this.clock, log: this.log });
-    this.cameras = cameras;
     const brokerNow = this.broker;
     // Behind: more rows waiting for this turn's commit, or more messages waiting in the broker, than a venue makes.
     const overloaded = () => store.queuedRows >= SHED_ABOVE_QUEUED_ROWS || (brokerNow?.backlog() ?? 0) >= SHED_ABOVE_BROKER_BACKLOG;
+    const publisher = busPublisher(link, this.events);
     for (const tableConfig of config.tables) {
       const source = this.options.sourceFor(tableConfig);
-      const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => (this.leagueHook(state), cameras.onState(state)), cameraHealth: () => cameras.health(tableConfig.id), observeEventLatency: (ms) => this.eventLatency.observe(ms), statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs }, overloaded });
+      const table = new TableService(tableConfig, { store, publisher, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, cameraHealth: () => this.cameras?.health(tableConfig.id) ?? null, statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs }, overloaded });
       this.tables.set(tableConfig.id, table);
       this.sources.set(tableConfig.id, source);
       source.attach?.({
@@ -183,18 +192,27 @@ export class Hub {
         },
         restartMatch: () => void table.restartMatch(),
       });
-      table.restore();
-      cameras.add(tableConfig, table);
     }
+
+    // The core is built: the extensions start (a failing one is logged and left out), before
+    // any table state is published, so they see the tables' first states too.
+    const context = this.context(store, link);
+    this.extensions = (this.options.extensions ?? DEFAULT_EXTENSIONS).map((make) => make(context));
+    await this.runner.start(this.extensions);
+    // Read at each state, not now: the demo's league director is set once the hub runs.
+    this.events.on('table-state', 'onTableState', ({ state }) => this.options.onTableState?.(state));
+
+    const league = this.league;
     this.commands = new CommandHandler({
-      league: leagueCommands(league),
+      ...(league ? { league: leagueCommands(league) } : {}),
       table: (id) => this.tables.get(id),
       tables: () => [...this.tables.values()],
       ownedElsewhere: (id) => [...this.remoteTables.values()].some((set) => set.has(id)),
       setThresholds: (id, channels) => this.sources.get(id)?.setThresholds(channels) ?? Promise.resolve(err(`no table '${id}'`)),
       now: () => this.clock.now(),
     });
-    await this.link.start();
+    for (const table of this.tables.values()) table.restore();
+    await link.start();
     this.timer = setInterval(() => {
       for (const table of this.tables.values()) (table.tick(), this.armShotEnd(table));
     }, this.options.tickMs ?? 250);
@@ -210,6 +228,25 @@ export class Hub {
         }
       });
     }
+  }
+
+  /** What the extensions reach of the core. */
+  private context(store: EventStore, link: MqttLink): HubContext {
+    return {
+      config: this.options.config,
+      dataDir: this.options.dataDir,
+      events: this.events,
+      clock: this.clock,
+      log: this.log,
+      tables: this.tables,
+      sources: this.sources,
+      store,
+      link,
+      brokerRefusals: this.brokerRefusals,
+      camera: { processor: this.options.cameraProcessor ?? null, realtime: this.options.cameraRealtime ?? true },
+      wake: (table) => this.armShotEnd(table),
+      extensions: () => this.runner.active,
+    };
   }
 
   /**
@@ -264,33 +301,6 @@ export class Hub {
     );
   }
 
-  private leagueHook(state: TableState): void {
-    try {
-      this.league?.onTableState(state);
-      this.options.onTableState?.(state);
-    } catch (e) {
-      // The league must never stop a table.
-      this.log('error', 'league hook failed', { table: state.table, error: (e as Error).message });
-    }
-  }
-
-  private tracker(tableId: string, payload: Buffer): void {
-    const table = this.tables.get(tableId);
-    if (!table) return;
-    const message = trackerMessage(payload);
-    if (!message.ok) {
-      this.log('warn', 'tracker message refused', { table: tableId, error: message.error });
-      return;
-    }
-    const m = message.value;
-    if (m.type === 'strike') (table.strike(), this.armShotEnd(table));
-    else if (m.type === 'rest') table.endShot('tracker');
-    else {
-      const applied = table.trackerShot(m.shot);
-      if (!applied.ok) this.log('warn', 'tracker shot refused', { table: tableId, error: applied.error });
-    }
-  }
-
   /** Records which tables other hubs announce, so commands for them are left to those hubs. */
   noteRemoteHub(hub: string, tables: string[] | null): void {
     if (hub === this.hubId) return;
@@ -318,7 +328,9 @@ export class Hub {
   health(): { ok: boolean; store: boolean; storeError?: string; storeFailingSince?: string; league: boolean; broker: boolean; tables: number; boards: Record<string, 'up' | 'down' | 'simulated'> } {
     const store = this.store?.healthy() ?? false;
     const writes = this.store?.writeStatus();
-    const league = this.leagueStore?.healthy() ?? false;
+    // A hub built without the league extension has no league to be unhealthy; one whose league failed to start does.
+    const leagueExtension = this.extensions.find((e): e is LeagueExtension => e instanceof LeagueExtension);
+    const league = leagueExtension ? leagueExtension.healthy() : true;
     const broker = this.link?.connected ?? false;
     const boards = Object.fromEntries([...this.tables.values()].map((t) => [t.id, this.sources.get(t.id)?.simulated ? 'simulated' : t.isOnline ? 'up' : 'down'] as const));
     return {
@@ -332,32 +344,9 @@ export class Hub {
     };
   }
 
+  /** /metrics, from the metrics extension (empty when it does not run). */
   metrics(): string {
-    const tables = [...this.tables.values()];
-    const parts = [
-      metric('billiards_sensor_events_total', 'counter', 'Sensor events received', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.sensorEvents }))),
-      metric('billiards_frames_dropped_total', 'counter', 'Frames the bridge dropped (gaps, corrupt, board queue)', tables.map((t) => ({ labels: { table: t.id }, value: this.sources.get(t.id)?.stats().framesDropped ?? 0 }))),
-      metric('billiards_shots_total', 'counter', 'Shots scored', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.shots }))),
-      metric('billiards_prompts_total', 'counter', 'Shots that needed a referee', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.prompts }))),
-      metric('billiards_status_frames_skipped_total', 'counter', 'Status frames not stored or published: no news (store.statusFrames: changes)', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.statusFramesSkipped }))),
-      metric('billiards_board_settings', 'gauge', 'Board settings (thresholds, debounce, switch polarity) by state since the board last booted: confirmed by its ACK, pending, rejected, unsupported', tables.flatMap((t) => {
-        const b = t.healthView().board;
-        return b ? (['confirmed', 'pending', 'rejected', 'unsupported'] as const).map((state) => ({ labels: { table: t.id, state }, value: b[state] })) : [];
-      })),
-      metric('billiards_table_link_up', 'gauge', 'Sensor link of each table (1 up)', tables.map((t) => ({ labels: { table: t.id }, value: t.isOnline ? 1 : 0 }))),
-      metric('billiards_mqtt_connected', 'gauge', 'Hub connected to the broker', [{ value: this.link?.connected ? 1 : 0 }]),
-      metric('billiards_mqtt_refused_total', 'counter', 'Logins, messages, subscriptions and connections refused (by the embedded broker, or by the hub before parsing)', [
-        ...[...this.brokerRefusals].map(([reason, value]) => ({ labels: { reason }, value })),
-        ...Object.entries(this.link?.refused ?? {}).map(([reason, value]) => ({ labels: { reason }, value })),
-      ]),
-      metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: this.link?.dropped ?? 0 }]),
-      this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
-      this.eventLatency.render('billiards_event_latency_ms', 'From a sensor event on the board (its time mapped to the hub clock) to its publish on the events topic, stored first: the serial line time and the hub'),
-      shed.render(),
-      ...(this.cameras?.metrics() ?? []),
-      ...processMetrics(),
-    ];
-    return `${parts.join('\n')}\n`;
+    return this.running(MetricsExtension)?.render() ?? '';
   }
 
   topics(): ReturnType<typeof topics> {
@@ -369,14 +358,12 @@ export class Hub {
     this.timer = null;
     for (const timer of this.shotEndTimers.values()) clearTimeout(timer);
     this.shotEndTimers.clear();
-    await this.cameras?.stop();
     for (const source of this.sources.values()) await source.stop().catch(() => undefined);
     for (const table of this.tables.values()) this.link?.availability(table.id, { state: 'offline' });
+    // The extensions stop in reverse order, before the link and the store they use.
+    await this.runner.stop();
     await this.link?.stop();
     await this.broker?.close();
-    this.leagueStore?.close();
-    this.leagueStore = null;
-    this.league = null;
     await this.store?.close();
     this.log.flush();
     this.link = null;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { parseConfig } from '../../hub/config/load.ts';
 import type { HubConfig } from '../../hub/config/schema.ts';
-import { Hub } from '../../hub/hub.ts';
+import { Hub, type HubOptions } from '../../hub/hub.ts';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { ManualSource } from '../../hub/sources/manual.ts';
 import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
@@ -40,7 +40,7 @@ export interface TestHub {
   dataDir: string;
 }
 
-export async function startTestHub(options: { dataDir?: string; config?: HubConfig; mqttUrl?: string; clock?: ManualClock } = {}): Promise<TestHub> {
+export async function startTestHub(options: { dataDir?: string; config?: HubConfig; mqttUrl?: string; clock?: ManualClock; extensions?: HubOptions['extensions']; log?: HubOptions['log'] } = {}): Promise<TestHub> {
   const sources = new Map<string, ManualSource>();
   const clock = options.clock ?? new ManualClock();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hub-'));
@@ -54,6 +54,8 @@ export async function startTestHub(options: { dataDir?: string; config?: HubConf
     clock,
     tickMs: 10_000, // the tests tick by hand
     shotEndTimers: false,
+    ...(options.extensions ? { extensions: options.extensions } : {}),
+    ...(options.log ? { log: options.log } : {}),
     sourceFor: (table) => {
       const source = new ManualSource(false);
       sources.set(table.id, source);
