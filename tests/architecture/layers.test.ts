@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { cyclePath, cycles, importGraph, type ImportGraph } from './imports.ts';
 
@@ -60,6 +63,19 @@ describe('layers and cycles (docs/architecture.md)', () => {
 
   it('no import cycle anywhere', () => {
     expect(cycles(graph).map((c) => cyclePath(graph, c))).toEqual([]);
+  });
+
+  it('the hub core knows no feature by name: only hub/hub.ts (and the extensions themselves) import hub/extensions/', () => {
+    const into = [...graph].filter(([file, targets]) => !file.startsWith('hub/extensions/') && file !== 'hub/hub.ts' && file.startsWith('hub/') && targets.some((t) => t.startsWith('hub/extensions/')));
+    expect(into.map(([file]) => file)).toEqual([]);
+  });
+
+  it('the bridge session does no I/O of its own: it imports no node: module, transport or timer-owning file', () => {
+    const file = 'firmware-bridge/session.ts';
+    const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+    const names = importedFiles.map((i) => i.fileName);
+    expect(names.length).toBeGreaterThan(3);
+    expect(names.filter((n) => n.startsWith('node:') || !n.startsWith('./') || /transport|bridge\.ts/.test(n))).toEqual([]);
   });
 
   it('the checks catch what they are for (a cycle and an upward import, named by file)', () => {
