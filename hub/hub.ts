@@ -6,8 +6,8 @@ import type { HubConfig, TableConfig } from './config/schema.ts';
 import { HubEventBus } from './events.ts';
 import { CameraExtension, DEFAULT_EXTENSIONS, LeagueExtension, MetricsExtension, type Extension, type ExtensionFactory, type HubContext } from './extensions/index.ts';
 import { ExtensionRunner } from './extensions/extension.ts';
-import { startEmbeddedBroker, type EmbeddedBroker, type RefusalReason } from './mqtt/broker.ts';
-import { probeAnonymousPublish } from './mqtt/open-broker-probe.ts';
+import type { EmbeddedBroker, RefusalReason } from './mqtt/broker.ts';
+import { reachBroker } from './mqtt/reach-broker.ts';
 import type { InProcessClient } from './mqtt/in-process-client.ts';
 import { MqttLink, type ReplyTo } from './mqtt/link.ts';
 import { rateLimitedLog, silentLog, type LogFn } from './ops/log.ts';
@@ -131,27 +131,10 @@ export class Hub {
     });
     const store = this.store;
 
-    if (this.options.mqttUrl) {
-      this.mqttUrl = this.options.mqttUrl;
-      await this.refuseOpenBroker();
-    } else {
-      this.broker = await startEmbeddedBroker({
-        host: this.options.mqttHost ?? '127.0.0.1',
-        port: this.options.mqttPort ?? 1883,
-        wsPort: this.options.mqttWsPort === undefined ? null : this.options.mqttWsPort,
-        baseTopic: config.hub.baseTopic,
-        users: config.broker.users,
-        venue: config.venue ? { username: config.venue.username, passwordHash: config.venue.passwordHash } : null,
-        allowAnonymousRead: config.broker.allowAnonymousRead,
-        anonymousRead: config.homeAssistant.discovery ? [`${config.homeAssistant.prefix}/#`] : [],
-        onRefused: (reason) => this.brokerRefusals.set(reason, (this.brokerRefusals.get(reason) ?? 0) + 1),
-        log: this.log,
-      });
-      // Bound to every interface, it is reached on loopback from here; bound to one address, there.
-      const host = reachableHost(this.options.mqttHost ?? '127.0.0.1');
-      this.mqttUrl = `mqtt://${host}:${this.broker.port}`;
-      this.mqttWsUrl = this.broker.wsPort === null ? null : `ws://${host}:${this.broker.wsPort}`;
-    }
+    const reached = await reachBroker({ ...this.options, log: this.log, onRefused: (reason) => this.brokerRefusals.set(reason, (this.brokerRefusals.get(reason) ?? 0) + 1) });
+    this.broker = reached.broker;
+    this.mqttUrl = reached.mqttUrl;
+    this.mqttWsUrl = reached.mqttWsUrl;
 
     const broker = this.broker;
     const link = new MqttLink({
@@ -283,24 +266,6 @@ export class Hub {
     }
   }
 
-  /**
-   * An external broker must keep anonymous clients off the hub's topics (the Mosquitto recipe
-   * in hub/deploy/mosquitto does): else anyone could spoof a table's state or send commands.
-   */
-  private async refuseOpenBroker(): Promise<void> {
-    const allowed = this.options.allowOpenBroker ?? this.options.config.broker.allowOpenExternalBroker;
-    const probe = await probeAnonymousPublish({ url: this.mqttUrl, baseTopic: this.options.config.hub.baseTopic, hubId: this.hubId, username: this.options.mqttUsername, password: this.options.mqttPassword });
-    if (probe.kind === 'unknown') this.log('warn', 'the external broker could not be checked for anonymous access', { detail: probe.detail });
-    if (probe.kind !== 'open') return;
-    if (allowed) {
-      this.log('warn', 'the external broker lets anonymous clients publish on the hub topics (allowed by broker.allowOpenExternalBroker)', { topic: probe.topic });
-      return;
-    }
-    throw new Error(
-      `the MQTT broker at ${redactUrl(this.mqttUrl)} lets anonymous clients publish on the hub's topics (${probe.topic}); give it an ACL (hub/deploy/mosquitto, docs/security.md) or set broker.allowOpenExternalBroker (MQTT_ALLOW_OPEN_BROKER=1) to accept that`,
-    );
-  }
-
   /** Records which tables other hubs announce, so commands for them are left to those hubs. */
   noteRemoteHub(hub: string, tables: string[] | null): void {
     if (hub === this.hubId) return;
@@ -373,13 +338,3 @@ export class Hub {
 }
 
 export type { Result };
-
-/** A broker URL without its password, for messages. */
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
-
-function reachableHost(bound: string): string {
-  if (bound === '0.0.0.0' || bound === '::' || bound === '') return '127.0.0.1';
-  return bound.includes(':') ? `[${bound}]` : bound;
-}
