@@ -1,4 +1,5 @@
 export * from './bridge.ts';
+export * from './session.ts';
 export * from './clock.ts';
 export * from './crc16.ts';
 export * from './decoder.ts';

@@ -24,7 +24,7 @@ export interface TableDeps {
   hubId: string;
   simulated: boolean;
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
-  /** Called with every state the table publishes, after it is published (the league's hook). */
+  /** Called with every state the table publishes, after it is published (the hub announces states on its event bus instead: hub/tables/bus-publisher.ts). */
   onState?: (state: TableState) => void;
   /** Which status frames (vibration, heartbeats) are stored and published; all of them when absent. */
   statusFrames?: { mode: StatusFrameMode; keepAliveMs: number };
