@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Hono } from 'hono';
-import { h } from '../html.ts';
+import { html } from 'hono/html';
 import { layout } from '../pages/layout.ts';
 import { jsonError, tableParam, type AppDeps, type Env } from './common.ts';
 
@@ -20,7 +20,7 @@ export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
     const table = tableParam(c);
     const processor = c.req.query('processor') ?? '/static/tracker-processor.js';
     if (!/^\/[A-Za-z0-9_./-]+\.m?js$/.test(processor)) return jsonError(400, 'processor: a same-origin path of a JavaScript module');
-    const body = h`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}" data-processor="${processor}">
+    const body = html`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}" data-processor="${processor}">
   <h1>Tracker · table ${table}</h1>
   <form id="tracker-form" class="form-grid">
     <label>Broker (WebSocket) <input name="broker" required></label>
