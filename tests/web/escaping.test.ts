@@ -121,3 +121,12 @@ describe('user-supplied names are escaped on every page that shows them', () => 
     expect(JSON.parse(block.replace(/^<script[^>]*>|<\/script>$/g, ''))).toEqual({ table: EVIL });
   });
 });
+
+describe('league display', () => {
+  it('marks its first page active, and only that one (composed, not patched)', () => {
+    const display = htmlText(leagueDisplayFragment(league, [rec()]));
+    const sections = [...display.matchAll(/<section class="([^"]*)" data-page="([^"]*)"/g)].map(([, cls, page]) => `${cls}:${page}`);
+    expect(sections).toEqual(['lg-page active:standings-s1', 'lg-page:teams-s1', 'lg-page:today', 'lg-page:live', 'lg-page:rankings-three-cushion']);
+    expect(htmlText(leagueDisplayFragment(null, []))).toContain('class="lg-page active"');
+  });
+});

@@ -1,7 +1,7 @@
 import type { FixtureView, LeagueState } from '../../hub/league/service.ts';
 import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
-import { html, raw } from 'hono/html';
-import { htmlText, type Html } from './layout.ts';
+import { html } from 'hono/html';
+import type { Html } from './layout.ts';
 import type { TableRecord } from '../store.ts';
 import { messages, type Messages } from '../i18n.ts';
 import { tableName, variantName } from './scoreboard.ts';
@@ -34,34 +34,44 @@ function liveMatches(state: LeagueState, tables: readonly TableRecord[], m: Mess
   })}</div>`;
 }
 
+/** One page of the club TV: its id (`?page=`, the script's rotation) and its content. */
+interface TvPage {
+  id: string;
+  body: Html;
+}
+
 /** The club TV: pages the script rotates every ~10 s (standings per season, today's fixtures, live tables, rankings). */
 export function leagueDisplayFragment(state: LeagueState | null, tables: readonly TableRecord[], m: Messages = EN): Html {
   if (!state || state.seasons.length === 0) return html`<section class="lg-page active"><h1>${m.lgHouse}</h1><p class="lg-empty">${m.lgNone}</p></section>`;
-  const pages: Html[] = state.seasons.map(
-    (s) => html`<section class="lg-page" data-page="standings-${s.id}"><h1>${s.name} <span class="muted">${variantName(s.discipline, m)} · ${m.lgPlayedOf(s.playedCount, s.fixtureCount)}</span></h1>${standingsTable(s, m, 12)}</section>`,
-  );
+  const pages: TvPage[] = state.seasons.map((s) => ({
+    id: `standings-${s.id}`,
+    body: html`<h1>${s.name} <span class="muted">${variantName(s.discipline, m)} · ${m.lgPlayedOf(s.playedCount, s.fixtureCount)}</span></h1>${standingsTable(s, m, 12)}`,
+  }));
   for (const s of state.seasons.filter((x) => (x.teamStandings ?? []).length > 0)) {
-    pages.push(
-      html`<section class="lg-page" data-page="teams-${s.id}"><h1>${s.name} <span class="muted">${m.lgTeams}</span></h1><table class="lg-standings"><thead><tr><th class="num">#</th><th>${m.lgTeam}</th><th class="num">${m.lgPlayers}</th><th class="num">${m.lgP}</th><th class="num">${m.lgPts}</th><th class="num">${m.avgShort}</th><th class="num">${m.hrShort}</th></tr></thead><tbody>${s.teamStandings.map(
+    pages.push({
+      id: `teams-${s.id}`,
+      body: html`<h1>${s.name} <span class="muted">${m.lgTeams}</span></h1><table class="lg-standings"><thead><tr><th class="num">#</th><th>${m.lgTeam}</th><th class="num">${m.lgPlayers}</th><th class="num">${m.lgP}</th><th class="num">${m.lgPts}</th><th class="num">${m.avgShort}</th><th class="num">${m.hrShort}</th></tr></thead><tbody>${s.teamStandings.map(
         (r) => html`<tr><td class="num">${r.rank}</td><td class="pn">${r.team}</td><td class="num">${r.players}</td><td class="num">${r.played}</td><td class="num pts">${r.points}</td><td class="num">${r.average.toFixed(3)}</td><td class="num">${r.highRun}</td></tr>`,
-      )}</tbody></table></section>`,
-    );
+      )}</tbody></table>`,
+    });
   }
-  pages.push(
-    html`<section class="lg-page" data-page="today"><h1>${m.lgToday} <span class="muted">${state.today}</span></h1>${
+  pages.push({
+    id: 'today',
+    body: html`<h1>${m.lgToday} <span class="muted">${state.today}</span></h1>${
       state.todayFixtures.length > 0 ? html`<ul class="lg-fixtures">${state.todayFixtures.map((f) => fixtureLine(f, m))}</ul>` : html`<p class="lg-empty">${m.lgNoneToday}</p>`
-    }${(state.todayByes ?? []).length > 0 ? html`<p class="lg-bye">${m.lgBye}: ${state.todayByes.map((b) => b.player).join(', ')}</p>` : ''}</section>`,
-  );
-  pages.push(html`<section class="lg-page" data-page="live"><h1>${m.lgOnTables}</h1>${liveMatches(state, tables, m)}</section>`);
+    }${(state.todayByes ?? []).length > 0 ? html`<p class="lg-bye">${m.lgBye}: ${state.todayByes.map((b) => b.player).join(', ')}</p>` : ''}`,
+  });
+  pages.push({ id: 'live', body: html`<h1>${m.lgOnTables}</h1>${liveMatches(state, tables, m)}` });
   for (const [discipline, r] of Object.entries(state.rankings)) {
-    pages.push(
-      html`<section class="lg-page" data-page="rankings-${discipline}"><h1>${m.lgRankings} <span class="muted">${variantName(discipline, m)}</span></h1><div class="lg-two">
+    pages.push({
+      id: `rankings-${discipline}`,
+      body: html`<h1>${m.lgRankings} <span class="muted">${variantName(discipline, m)}</span></h1><div class="lg-two">
 <div><h2>${m.average}</h2><ol class="lg-rank">${r.byAverage.slice(0, 10).map((x) => html`<li><span class="pn">${x.player}</span><span class="num">${x.average.toFixed(3)}</span></li>`)}</ol></div>
-<div><h2>${m.highRun}</h2><ol class="lg-rank">${r.byHighRun.slice(0, 10).map((x) => html`<li><span class="pn">${x.player}</span><span class="num">${x.highRun}</span></li>`)}</ol></div></div></section>`,
-    );
+<div><h2>${m.highRun}</h2><ol class="lg-rank">${r.byHighRun.slice(0, 10).map((x) => html`<li><span class="pn">${x.player}</span><span class="num">${x.highRun}</span></li>`)}</ol></div></div>`,
+    });
   }
   // The first page shows until the script rotates (and without the script).
-  return raw(htmlText(html`${pages}`).replace('class="lg-page"', 'class="lg-page active"'));
+  return html`${pages.map((p, i) => html`<section class="lg-page${i === 0 ? ' active' : ''}" data-page="${p.id}">${p.body}</section>`)}`;
 }
 
 /** The printable results: standings and every fixture by round, per season. */
