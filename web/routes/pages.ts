@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { hardwareBody } from '../pages/hardware.ts';
@@ -8,36 +7,14 @@ import { refereeForms, refereeFragment } from '../pages/referee.ts';
 import { announcement, scoreboardFragment, tableName } from '../pages/scoreboard.ts';
 import { messages, type Lang } from '../i18n.ts';
 import { langSwitch, type Html } from '../pages/layout.ts';
-import { jsonError, needLoginPage, requestLang, tableParam, type AppDeps, type Env } from './common.ts';
-
-const STATIC: Record<string, string> = {
-  'panel.css': 'text/css; charset=utf-8',
-  'common.js': 'text/javascript; charset=utf-8',
-  'scoreboard.js': 'text/javascript; charset=utf-8',
-  'overview.js': 'text/javascript; charset=utf-8',
-  'referee.js': 'text/javascript; charset=utf-8',
-  'hardware.js': 'text/javascript; charset=utf-8',
-  'league.js': 'text/javascript; charset=utf-8',
-  'replay-clip.js': 'text/javascript; charset=utf-8',
-  'tracker.js': 'text/javascript; charset=utf-8',
-  'favicon.svg': 'image/svg+xml',
-};
-const staticCache = new Map<string, string>();
-async function staticFile(name: string): Promise<string> {
-  let text = staticCache.get(name);
-  if (text === undefined) {
-    text = await readFile(new URL(`../static/${name}`, import.meta.url), 'utf8');
-    staticCache.set(name, text);
-  }
-  return text;
-}
+import { needLoginPage, requestLang, tableParam, type AppDeps, type Env } from './common.ts';
 
 function queryNumber(v: string | undefined, min: number, max: number, fallback: number): number {
   const n = v === undefined ? NaN : Number(v);
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : fallback;
 }
 
-/** The pages (server-rendered; the scripts in static/ keep them live) and their assets. */
+/** The pages (server-rendered; the scripts in static/, served by routes/static.ts, keep them live). */
 export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
   const { options, store } = d;
   const now = () => options.clock();
@@ -132,12 +109,4 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const name = tableName(store.get(table)?.state ?? null, table, m);
     return page(c, m.hwTitle(name), html`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
   });
-
-  app.get('/static/:file', async (c) => {
-    const name = c.req.param('file');
-    const type = Object.hasOwn(STATIC, name) ? STATIC[name] : undefined;
-    if (!type) return jsonError(404, 'not found');
-    return c.body(await staticFile(name), 200, { 'content-type': type, 'cache-control': 'no-cache' });
-  });
-
 }
