@@ -63,13 +63,15 @@ describe('static assets', () => {
     expect(head.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
-  it('an unknown asset is the JSON 404; the mqtt.js browser build still has its own route', async () => {
+  it('an unknown asset is the JSON 404; the mqtt.js browser build is served the same way from its package', async () => {
     const res = await panel.app.request('/static/nope.js');
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: 'not found: GET /static/nope.js' });
     const vendor = await panel.app.request('/static/vendor/mqtt.esm.js');
     expect(vendor.status).toBe(200);
     expect(vendor.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(vendor.headers.get('etag')).toMatch(/^"[0-9a-f]{40}"$/);
+    expect(await vendor.text()).toContain('export');
   });
 
   it('refuses every path out of web/static (../package.json and its encodings)', async () => {
