@@ -10,6 +10,7 @@ import { leagueRoutes } from './routes/league.ts';
 import { clipRoutes } from './routes/clips.ts';
 import { trackerRoutes } from './routes/tracker.ts';
 import { security } from './security.ts';
+import { staticRoutes } from './routes/static.ts';
 
 export type { AppDeps } from './routes/common.ts';
 export { SESSION_COOKIE } from './routes/common.ts';
@@ -22,6 +23,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
   apiRoutes(app, d);
   liveRoutes(app, d);
   pageRoutes(app, d);
+  staticRoutes(app);
   leagueRoutes(app, d);
   clipRoutes(app, d);
   trackerRoutes(app, d);

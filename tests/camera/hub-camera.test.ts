@@ -155,7 +155,7 @@ describe('camera health in the venue overview', () => {
   it('shows the frame rate, the detection state and the drops of a table with a camera', async () => {
     const { overviewFragment } = await import('../../web/pages/overview.ts');
     const health = { table: 't1', link: 'up' as const, lastHeartbeatAt: null, framesDropped: 0, boardResets: 0, alerts: [], camera: { fps: 60, frames: 1200, dropped: 3, state: 'hand-on-table' as const, motion: 7.5, clips: 0 } };
-    const html = overviewFragment([{ table: 't1', state: null, availability: null, health, lastShot: null }], Date.now(), true).value;
+    const html = overviewFragment([{ table: 't1', state: null, availability: null, health, lastShot: null }], Date.now(), true).toString();
     expect(html).toContain('60 fps · hand on table · 3 dropped');
   });
 });

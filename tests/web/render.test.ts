@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { h, jsonBlock } from '../../web/html.ts';
+import { html } from 'hono/html';
+import { jsonBlock } from '../../web/pages/layout.ts';
 import { overviewFragment } from '../../web/pages/overview.ts';
 import { refereeFragment } from '../../web/pages/referee.ts';
 import { scoreboardFragment } from '../../web/pages/scoreboard.ts';
@@ -9,8 +10,8 @@ import { sampleState } from './support/states.ts';
 
 describe('html', () => {
   it('escapes interpolations and JSON blocks', () => {
-    expect(h`<p>${'<b>"x"&'}</p>`.value).toBe('<p>&lt;b&gt;&quot;x&quot;&amp;</p>');
-    expect(jsonBlock('c', { s: '</script><script>alert(1)</script>' }).value).not.toContain('</script><script>');
+    expect(html`<p>${'<b>"x"&'}</p>`.toString()).toBe('<p>&lt;b&gt;&quot;x&quot;&amp;</p>');
+    expect(jsonBlock('c', { s: '</script><script>alert(1)</script>' }).toString()).not.toContain('</script><script>');
   });
 });
 
@@ -53,7 +54,7 @@ describe('hubs', () => {
     expect(store.hub('annex')).toEqual({ hub: 'annex', state: 'offline', tables: ['7'] });
     expect(changes.filter((t) => t === '7')).toHaveLength(3);
     expect(alertsFor(store.get('7')!, store.hub('annex')).map((a) => a.kind)).toContain('hub-offline');
-    const html = overviewFragment(store.list(), Date.now(), false, store.hubList()).value;
+    const html = overviewFragment(store.list(), Date.now(), false, store.hubList()).toString();
     expect(html).toContain('annex · offline');
     expect(html).toContain('alert-hub-offline');
     expect(store.ingestHub('annex', 'nonsense')).toBe(false);
@@ -62,16 +63,16 @@ describe('hubs', () => {
 
 describe('pictures', () => {
   it('draws the timeline at the events’ times, or in order when times are missing', () => {
-    const timed = timelineSvg([{ kind: 'ball', balls: ['white', 'red'], t: 0 }, { kind: 'cushion', rail: 'foot', t: 1000 }]).value;
+    const timed = timelineSvg([{ kind: 'ball', balls: ['white', 'red'], t: 0 }, { kind: 'cushion', rail: 'foot', t: 1000 }]).toString();
     expect(timed).toContain('white–red');
     expect(timed).toContain('foot');
     expect(timed).toContain('1.0 s');
-    expect(timelineSvg([{ kind: 'cushion', rail: 'head' }]).value).toContain('order only');
-    expect(timelineSvg([]).value).toContain('No shot yet');
+    expect(timelineSvg([{ kind: 'cushion', rail: 'head' }]).toString()).toContain('order only');
+    expect(timelineSvg([]).toString()).toContain('No shot yet');
   });
 
   it('timeline labels of close events never sit on each other ("leftfoot")', () => {
-    const svg = timelineSvg([{ kind: 'cushion', rail: 'left', t: 500 }, { kind: 'cushion', rail: 'foot', t: 520 }, { kind: 'cushion', rail: 'right', t: 540 }, { kind: 'cushion', rail: 'head', t: 560 }, { kind: 'ball', balls: ['white', 'red'], t: 3000 }]).value;
+    const svg = timelineSvg([{ kind: 'cushion', rail: 'left', t: 500 }, { kind: 'cushion', rail: 'foot', t: 520 }, { kind: 'cushion', rail: 'right', t: 540 }, { kind: 'cushion', rail: 'head', t: 560 }, { kind: 'ball', balls: ['white', 'red'], t: 3000 }]).toString();
     const labels = [...svg.matchAll(/<g class="tl-mark tl-cushion">.*?<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)">(\w+)<\/text>/g)].map(([, x, y, a, t]) => {
       const w = t!.length * 18;
       const x0 = a === 'start' ? Number(x) : a === 'end' ? Number(x) - w : Number(x) - w / 2;
@@ -82,10 +83,10 @@ describe('pictures', () => {
   });
 
   it('marks fallen skittles', () => {
-    const svg = skittlesSvg('skittles-5', new Set(['king'])).value;
+    const svg = skittlesSvg('skittles-5', new Set(['king'])).toString();
     expect(svg.match(/class="pin down"/g)).toHaveLength(1);
     expect(svg.match(/class="pin up"/g)).toHaveLength(4);
-    expect(skittlesSvg('skittles-7-pyramid', new Set()).value.match(/class="pin up"/g)).toHaveLength(7);
+    expect(skittlesSvg('skittles-7-pyramid', new Set()).toString().match(/class="pin up"/g)).toHaveLength(7);
   });
 });
 
@@ -93,14 +94,14 @@ describe('fragments', () => {
   const rec = (over = {}) => ({ table: '1', state: sampleState('1', over), availability: null, health: null, lastShot: null });
 
   it('scoreboard: scores, whose turn, the last shot in plain words (no rule ids); waiting without state', () => {
-    const html = scoreboardFragment(rec(), '1').value;
+    const html = scoreboardFragment(rec(), '1').toString();
     expect(html).toContain('data-score="12"');
     expect(html).toMatch(/class="player active"[^>]*data-player="Ana"/);
     expect(html).toContain('Ana scores 1');
     expect(html).not.toContain('TC-1');
     expect(html).toContain('<h1 class="table-name">Table 1</h1>');
-    expect(scoreboardFragment(undefined, '9').value).toContain('Waiting for this table');
-    expect(scoreboardFragment(rec({ name: 'Centre table' }), '1').value).toContain('Centre table');
+    expect(scoreboardFragment(undefined, '9').toString()).toContain('Waiting for this table');
+    expect(scoreboardFragment(rec({ name: 'Centre table' }), '1').toString()).toContain('Centre table');
   });
 
   it('scoreboard: innings against the limit, points still needed, handicap, an adjustment with its reason', () => {
@@ -114,7 +115,7 @@ describe('fragments', () => {
         adjustments: [{ player: 'Ben', delta: 1, reason: 'scorer error', afterShot: 17 }],
       }),
       '1',
-    ).value;
+    ).toString();
     expect(html).toContain('9/50');
     expect(html).toMatch(/class="needs">28</);
     expect(html).toContain('handicap');
@@ -122,7 +123,7 @@ describe('fragments', () => {
   });
 
   it('scoreboard: countdown games show points left, never below 0, and no average', () => {
-    const html = scoreboardFragment(rec({ variant: 'skittles-7-pyramid', players: [{ name: 'Ana', score: -25, innings: 4, highRun: 3, average: -12.5, run: 0, target: 300 }, { name: 'Ben', score: 40, innings: 4, highRun: 3, average: 2, run: 0, target: 300 }] }), '1').value;
+    const html = scoreboardFragment(rec({ variant: 'skittles-7-pyramid', players: [{ name: 'Ana', score: -25, innings: 4, highRun: 3, average: -12.5, run: 0, target: 300 }, { name: 'Ben', score: 40, innings: 4, highRun: 3, average: 2, run: 0, target: 300 }] }), '1').toString();
     expect(html).toContain('points left');
     expect(html).toContain('data-score="0"');
     expect(html).not.toContain('Average');
@@ -140,15 +141,15 @@ describe('fragments', () => {
         ],
       }),
       '1',
-    ).value;
+    ).toString();
     expect(html).toMatch(/data-player="Ana"[\s\S]*match point[\s\S]*high run 6!/);
     expect(html).toContain('class="player active celebrate"');
     expect(html).toMatch(/class="match-clock" data-since="\d+"[^>]*>1:0[5-9]</);
-    expect(scoreboardFragment(rec({ status: 'finished', winner: 'Ana', matchStartedAt: new Date().toISOString() }), '1').value).not.toContain('match-clock');
+    expect(scoreboardFragment(rec({ status: 'finished', winner: 'Ana', matchStartedAt: new Date().toISOString() }), '1').toString()).not.toContain('match-clock');
   });
 
   it('scoreboard in Russian uses the seeds’ terms', () => {
-    const html = scoreboardFragment(rec(), '1', { lang: 'ru' }).value;
+    const html = scoreboardFragment(rec(), '1', { lang: 'ru' }).toString();
     expect(html).toContain('Серия');
     expect(html).toContain('Карамболь в три борта');
     expect(html).toContain('Стол 1');
@@ -166,7 +167,7 @@ describe('fragments', () => {
     };
     const shot = { type: 'shot' as const, table: '1', at: '', result: null, prompt: true, events: [{ kind: 'ball', balls: ['white', 'red'], t: 100 }, { kind: 'cushion', rail: 'foot', ball: null, t: 500 }] };
     const r = { ...rec({ status: 'awaiting-referee', prompt }), lastShot: shot, promptShot: shot };
-    const html = refereeFragment(r, '1').value;
+    const html = refereeFragment(r, '1').toString();
     expect(html).toContain('Which ball hit the foot rail at 0.50 s after white met red — white or red?');
     expect(html).toContain('Ana scores 1, the run goes on');
     expect(html).toContain('No point — turn passes to Ben');
@@ -176,19 +177,19 @@ describe('fragments', () => {
     expect(html).toMatch(/<details class="evidence-box">/);
     // With likelihoods: most likely first and pre-selected, its figure shown.
     const weighed = { ...prompt, options: [{ ...prompt.options[0]!, likelihood: 0.2 }, { ...prompt.options[1]!, likelihood: 0.8 }] };
-    const html2 = refereeFragment({ ...r, state: { ...r.state, prompt: weighed } }, '1').value;
+    const html2 = refereeFragment({ ...r, state: { ...r.state, prompt: weighed } }, '1').toString();
     expect(html2.indexOf('data-option="1"')).toBeLessThan(html2.indexOf('data-option="0"'));
     expect(html2).toMatch(/option ruling-no-score selected" data-action="ruling" data-ruling="no-score" data-option="1" data-key="1"/);
     expect(html2).toContain('80% likely');
-    expect(refereeFragment(r, '1', 'ru').value).toContain('Какой шар ударился в нижний борт');
+    expect(refereeFragment(r, '1', 'ru').toString()).toContain('Какой шар ударился в нижний борт');
   });
 
   it('referee: undo names what it takes back; adjustments sit in the shot list with their reason', () => {
     const r = rec({ adjustments: [{ player: 'Ben', delta: 1, reason: 'scorer error', afterShot: 17 }] });
-    const html = refereeFragment(r, '1').value;
+    const html = refereeFragment(r, '1').toString();
     expect(html).toContain('data-undo="the adjustment (Referee: Ben +1 (scorer error))"');
     expect(html).toMatch(/<li class="adjust"[^>]*>Referee: Ben \+1 \(scorer error\)/);
-    expect(refereeFragment(rec(), '1').value).toContain('data-undo="the last shot (Ana scores 1)"');
+    expect(refereeFragment(rec(), '1').toString()).toContain('data-undo="the last shot (Ana scores 1)"');
   });
 
   it('an idle table (no match yet, as the hub publishes it) reads as such everywhere', () => {
@@ -196,19 +197,19 @@ describe('fragments', () => {
     const idle = { table: '4', seq: 1, updatedAt: '2026-01-01T00:00:00Z', shotCount: 0, hub: 'h', simulated: false, lastShotEndedAt: null, pendingShots: 0, nextShot: null, match: null, status: 'idle', variant: null, winner: null, turn: null, players: [], prompt: null, shots: [], cueBall: null, endRule: null, instructions: [] };
     expect(store.ingest('4', 'state', JSON.stringify(idle))).toBe(true);
     const r = store.get('4')!;
-    expect(scoreboardFragment(r, '4').value).toContain('No match on this table yet');
-    expect(refereeFragment(r, '4').value).toContain('No match on this table');
-    expect(overviewFragment([r], Date.now(), false).value).toContain('No match');
+    expect(scoreboardFragment(r, '4').toString()).toContain('No match on this table yet');
+    expect(refereeFragment(r, '4').toString()).toContain('No match on this table');
+    expect(overviewFragment([r], Date.now(), false).toString()).toContain('No match');
   });
 
   it('referee: shots queued behind a prompt are counted', () => {
-    expect(refereeFragment(rec({ pendingShots: 2 }), '1').value).toContain('2 shots from the sensors waiting');
+    expect(refereeFragment(rec({ pendingShots: 2 }), '1').toString()).toContain('2 shots from the sensors waiting');
   });
 
   it('overview: links for everyone, console links only when logged in', () => {
     const r = rec();
-    expect(overviewFragment([r], Date.now(), false).value).not.toContain('/referee/1');
-    expect(overviewFragment([r], Date.now(), true).value).toContain('/referee/1');
-    expect(overviewFragment([], Date.now(), false).value).toContain('No tables seen');
+    expect(overviewFragment([r], Date.now(), false).toString()).not.toContain('/referee/1');
+    expect(overviewFragment([r], Date.now(), true).toString()).toContain('/referee/1');
+    expect(overviewFragment([], Date.now(), false).toString()).toContain('No tables seen');
   });
 });

@@ -1,18 +1,18 @@
-import { h } from '../html.ts';
-import { layout } from './layout.ts';
+import { html } from 'hono/html';
+import { layout, type Html } from './layout.ts';
 import { messages, type Lang } from '../i18n.ts';
 
-export function loginPage(next: string, error: string | null, lang: Lang = 'en'): string {
+export function loginPage(next: string, error: string | null, lang: Lang = 'en'): Html {
   const m = messages(lang);
   return layout({
     lang,
     title: m.loginTitle,
     bodyClass: 'page-login',
-    body: h`<main class="login">
+    body: html`<main class="login">
   <form method="post" action="/login" class="card login-card">
     <h1>${m.loginHeading}</h1>
     <p class="muted">${m.loginHelp}</p>
-    ${error ? h`<p class="error" role="alert">${error}</p>` : ''}
+    ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     <input type="hidden" name="next" value="${next}">
     <label>${m.loginUser} <input name="username" autocomplete="username" required autofocus></label>
     <label>${m.loginPassword} <input name="password" type="password" autocomplete="current-password" required></label>

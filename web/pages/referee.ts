@@ -1,6 +1,7 @@
 import { FOUL_KINDS, RAILS } from '../../hub/rules/ids.ts';
 import { CATALOGUE, DEFAULT_VARIANT, GAME_FAMILIES, gameEntry, VARIANT_IDS, type GameEntry } from '../../hub/rules/catalogue.ts';
-import { h, type Html } from '../html.ts';
+import { html } from 'hono/html';
+import type { Html } from './layout.ts';
 import { messages, named, type Lang, type Messages } from '../i18n.ts';
 import type { TableRecord, TableView } from '../store.ts';
 import { adjustmentLine, rulesChips, shotLine, statusText, tableName, variantName } from './scoreboard.ts';
@@ -74,26 +75,26 @@ export function orderedOptions(options: readonly PromptOption[]): { options: Pro
 
 function promptCard(s: TableView, rec: TableRecord, m: Messages): Html {
   const p = s.prompt;
-  if (!p) return h``;
+  if (!p) return html``;
   const events = shotEvents(rec);
   const facts = p.facts as Fact[];
   const unknown = new Set(facts.map((f) => f.event));
   const { options, weighed } = orderedOptions(p.options as PromptOption[]);
-  return h`<section class="card prompt" id="prompt" aria-labelledby="prompt-q" data-weighed="${weighed ? '1' : '0'}">
+  return html`<section class="card prompt" id="prompt" aria-labelledby="prompt-q" data-weighed="${weighed ? '1' : '0'}">
   <p class="prompt-kicker">${m.decisionNeeded}</p>
   <h2 id="prompt-q" class="question">${plainQuestion(facts, events, m)}</h2>
   <div class="options" role="group" aria-labelledby="prompt-q">${options.map((o, k) => {
     const condition = str(o.condition) ?? (o.assumption ? m.ifCondition(o.assumption) : null);
     const selected = weighed && k === 0;
-    return h`<button type="button" class="btn option ruling-${o.ruling}${selected ? ' selected' : ''}" data-action="ruling" data-ruling="${o.ruling}" data-option="${o.index}" data-key="${k + 1}" aria-pressed="${selected ? 'true' : 'false'}">
-      <kbd>${k + 1}</kbd><span class="o-text">${condition ? h`<span class="o-cond">${condition}</span> — ` : ''}<span class="o-result">${optionResult(o, s, m)}</span></span>${typeof o.likelihood === 'number' ? h`<span class="o-like">${m.likely(Math.round(o.likelihood * 100))}</span>` : ''}
+    return html`<button type="button" class="btn option ruling-${o.ruling}${selected ? ' selected' : ''}" data-action="ruling" data-ruling="${o.ruling}" data-option="${o.index}" data-key="${k + 1}" aria-pressed="${selected ? 'true' : 'false'}">
+      <kbd>${k + 1}</kbd><span class="o-text">${condition ? html`<span class="o-cond">${condition}</span> — ` : ''}<span class="o-result">${optionResult(o, s, m)}</span></span>${typeof o.likelihood === 'number' ? html`<span class="o-like">${m.likely(Math.round(o.likelihood * 100))}</span>` : ''}
     </button>`;
   })}</div>
   <p class="muted keys">${m.keysHint(options.length)}</p>
   <details class="evidence-box"><summary>${m.theSensorsSaw}</summary>
-    ${events.length > 0 ? h`<ol class="evidence">${events.map((e, i) => h`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e, m)}${unknown.has(i) ? h` <strong>← ${m.undetermined}</strong>` : ''}</li>`)}</ol>` : ''}
-    ${p.rules.length > 0 ? h`<p>${m.rules}: ${rulesChips(p.rules)}</p>` : ''}
-    <ul class="option-rules">${options.map((o, k) => h`<li>${k + 1}: ${rulesChips(o.rules)}</li>`)}</ul>
+    ${events.length > 0 ? html`<ol class="evidence">${events.map((e, i) => html`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e, m)}${unknown.has(i) ? html` <strong>← ${m.undetermined}</strong>` : ''}</li>`)}</ol>` : ''}
+    ${p.rules.length > 0 ? html`<p>${m.rules}: ${rulesChips(p.rules)}</p>` : ''}
+    <ul class="option-rules">${options.map((o, k) => html`<li>${k + 1}: ${rulesChips(o.rules)}</li>`)}</ul>
   </details>
 </section>`;
 }
@@ -114,34 +115,34 @@ function shotList(s: TableView, m: Messages): Html {
   const first = s.shotCount - s.shots.length;
   const adjustments = s.adjustments ?? [];
   const items: Html[] = [];
-  for (const a of adjustments) if (a.afterShot <= first) items.push(h`<li class="adjust" value="${Math.max(1, a.afterShot)}">${adjustmentLine(a, m)}</li>`);
+  for (const a of adjustments) if (a.afterShot <= first) items.push(html`<li class="adjust" value="${Math.max(1, a.afterShot)}">${adjustmentLine(a, m)}</li>`);
   s.shots.forEach((x, i) => {
     const n = first + i + 1;
-    items.push(h`<li class="${x.foul ? 'foul' : x.points > 0 ? 'scored' : ''}" value="${n}">${shotLine(x, m)} ${rulesChips(x.rules)}</li>`);
-    for (const a of adjustments) if (a.afterShot === n) items.push(h`<li class="adjust" value="${n}">${adjustmentLine(a, m)}</li>`);
+    items.push(html`<li class="${x.foul ? 'foul' : x.points > 0 ? 'scored' : ''}" value="${n}">${shotLine(x, m)} ${rulesChips(x.rules)}</li>`);
+    for (const a of adjustments) if (a.afterShot === n) items.push(html`<li class="adjust" value="${n}">${adjustmentLine(a, m)}</li>`);
   });
-  return h`<ol class="shots">${items.slice(-10)}</ol>`;
+  return html`<ol class="shots">${items.slice(-10)}</ol>`;
 }
 
 /** The live part of the console: the open decision first, then the score and the recent shots. */
 export function refereeFragment(rec: TableRecord | undefined, table: string, lang: Lang = 'en'): Html {
   const m = messages(lang);
   const s = rec?.state;
-  if (!s || s.status === 'idle') return h`<section class="card" data-status="idle" data-variant=""><h2>${tableName(s ?? null, table, m)}</h2><p class="muted">${m.noMatchStart}</p></section>`;
+  if (!s || s.status === 'idle') return html`<section class="card" data-status="idle" data-variant=""><h2>${tableName(s ?? null, table, m)}</h2><p class="muted">${m.noMatchStart}</p></section>`;
   const next = s.nextShot;
   const undo = undoTarget(s, m);
-  return h`${promptCard(s, rec!, m)}<section class="card state" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant ?? ''}" data-undo="${undo ?? ''}">
+  return html`${promptCard(s, rec!, m)}<section class="card state" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant ?? ''}" data-undo="${undo ?? ''}">
   <h2>${tableName(s, table, m)} · ${variantName(s.variant, m)} <span class="badge status-${s.status}">${statusText(s, m)}</span></h2>
   <table class="score-table"><thead><tr><th><span class="sr-only">${m.atTable}</span></th><th>${m.player}</th><th>${m.score}</th><th>${m.target}</th><th>${m.runShort}</th><th>${m.inningsShort}</th><th>${m.avgShort}</th><th>${m.hrShort}</th></tr></thead>
-  <tbody>${s.players.map((p) => h`<tr class="${s.turn === p.name ? 'active' : ''}"><td>${s.turn === p.name ? '▶' : ''}</td><td>${p.name}</td><td class="num big">${p.score}</td><td class="num">${p.target}</td><td class="num">${p.run}</td><td class="num">${p.innings}</td><td class="num">${p.average === null ? '—' : p.average.toFixed(3)}</td><td class="num">${p.highRun}</td></tr>`)}</tbody></table>
-  ${(s.pendingShots ?? 0) > 0 ? h`<p class="pending">${m.pendingShots(s.pendingShots)}</p>` : ''}
-  ${next && (next.declare || next.fouls.length > 0) ? h`<p class="pending">${m.nextShotSet([next.declare ? m.declared(next.declare === 'safety' ? m.declSafety : m.declCarom) : '', ...next.fouls.map((f) => `${named(m.foul, f.foul)} (${f.by === 'shooter' ? m.byShooter : m.byOpponent})`)].filter(Boolean).join(', '))}</p>` : ''}
+  <tbody>${s.players.map((p) => html`<tr class="${s.turn === p.name ? 'active' : ''}"><td>${s.turn === p.name ? '▶' : ''}</td><td>${p.name}</td><td class="num big">${p.score}</td><td class="num">${p.target}</td><td class="num">${p.run}</td><td class="num">${p.innings}</td><td class="num">${p.average === null ? '—' : p.average.toFixed(3)}</td><td class="num">${p.highRun}</td></tr>`)}</tbody></table>
+  ${(s.pendingShots ?? 0) > 0 ? html`<p class="pending">${m.pendingShots(s.pendingShots)}</p>` : ''}
+  ${next && (next.declare || next.fouls.length > 0) ? html`<p class="pending">${m.nextShotSet([next.declare ? m.declared(next.declare === 'safety' ? m.declSafety : m.declCarom) : '', ...next.fouls.map((f) => `${named(m.foul, f.foul)} (${f.by === 'shooter' ? m.byShooter : m.byOpponent})`)].filter(Boolean).join(', '))}</p>` : ''}
   <h3>${m.recentShots(s.shotCount)}</h3>
   ${shotList(s, m)}
 </section>`;
 }
 
-const options = (values: readonly string[], dict: Record<string, string>, selected?: string) => values.map((v) => h`<option value="${v}"${v === selected ? ' selected' : ''}>${named(dict, v)}</option>`);
+const options = (values: readonly string[], dict: Record<string, string>, selected?: string) => values.map((v) => html`<option value="${v}"${v === selected ? ' selected' : ''}>${named(dict, v)}</option>`);
 
 /** The ball pairs of a game, for the manual entry's chips (white–yellow, white–red, yellow–red). */
 const ballPairs = (balls: readonly string[]): [string, string][] => balls.flatMap((a, i) => balls.slice(i + 1).map((b): [string, string] => [a, b]));
@@ -161,12 +162,12 @@ export function refereeForms(table: string, rec: TableRecord | undefined, lang: 
   const game = gameEntry(variant) ?? CATALOGUE[DEFAULT_VARIANT];
   const players = setup?.players ?? [];
   const inningsLimit = typeof setup?.options.inningsLimit === 'number' ? String(setup.options.inningsLimit) : '';
-  return h`<section class="card" id="corrections">
+  return html`<section class="card" id="corrections">
   <h2>${m.corrections}</h2>
   <div class="row"><button type="button" class="btn warn" id="undo" data-nothing="${m.undoNothing}">${m.undoNothing}</button></div>
   <div class="row undo-confirm" id="undo-confirm" hidden><span id="undo-question"></span><button type="button" class="btn danger" id="undo-yes">${m.client.confirmUndo}</button><button type="button" class="btn" id="undo-no">${m.cancel}</button></div>
   <form id="adjust-form" class="form-grid">
-    <label>${m.player} <select name="player" class="player-select">${players.map((p) => h`<option value="${p}">${p}</option>`)}</select></label>
+    <label>${m.player} <select name="player" class="player-select">${players.map((p) => html`<option value="${p}">${p}</option>`)}</select></label>
     <label>${m.change} <input name="delta" type="number" step="1" required placeholder="-1"></label>
     <label class="wide">${m.reason} <input name="reason" required maxlength="200" placeholder="${m.reasonPlaceholder}"></label>
     <button class="btn" type="submit">${m.adjustScore}</button>
@@ -174,10 +175,10 @@ export function refereeForms(table: string, rec: TableRecord | undefined, lang: 
 </section>
 <section class="card" id="start-card">
   <h2>${m.startMatch}</h2>
-  ${setup ? h`<div class="row"><button type="button" class="btn primary" id="rematch">${m.rematch(`${setup.players.join(' – ')} · ${variantName(setup.variant, m)} · ${setup.target}`)}</button></div>` : ''}
-  ${nextFixture ? h`<div class="row"><button type="button" class="btn" id="next-fixture" data-fixture="${nextFixture.id}">${m.nextFixture(`${nextFixture.home} – ${nextFixture.away}`)}</button></div>` : ''}
+  ${setup ? html`<div class="row"><button type="button" class="btn primary" id="rematch">${m.rematch(`${setup.players.join(' – ')} · ${variantName(setup.variant, m)} · ${setup.target}`)}</button></div>` : ''}
+  ${nextFixture ? html`<div class="row"><button type="button" class="btn" id="next-fixture" data-fixture="${nextFixture.id}">${m.nextFixture(`${nextFixture.home} – ${nextFixture.away}`)}</button></div>` : ''}
   <form id="start-form" class="form-grid">
-    <label>${m.game} <select name="variant">${VARIANT_IDS.map((v) => h`<option value="${v}"${v === variant ? ' selected' : ''}>${variantName(v, m)}</option>`)}</select></label>
+    <label>${m.game} <select name="variant">${VARIANT_IDS.map((v) => html`<option value="${v}"${v === variant ? ' selected' : ''}>${variantName(v, m)}</option>`)}</select></label>
     <label>${m.target} <input name="target" type="number" min="1" max="100000" value="${String(setup?.target ?? 15)}" required></label>
     <label>${m.player1} <input name="p1" required maxlength="60" autocomplete="off" value="${players[0] ?? ''}"></label>
     <label>${m.player2} <input name="p2" required maxlength="60" autocomplete="off" value="${players[1] ?? ''}"></label>
@@ -201,9 +202,9 @@ export function refereeForms(table: string, rec: TableRecord | undefined, lang: 
 <section class="card">
   <h2>${m.manualTitle}</h2>
   <div class="builder" data-variant="${variant}" data-families="${sameChipFamilies(game).join(' ')}">
-    <div class="row"><span class="lbl">${m.ballsRow}</span>${ballPairs(game.balls).map(([a, b]) => h`<button type="button" class="btn chip" data-add="ball" data-a="${a}" data-b="${b}">${named(m.ball, a)}–${named(m.ball, b)}</button>`)}</div>
-    <div class="row"><span class="lbl">${m.railsRow}</span>${RAILS.map((r) => h`<button type="button" class="btn chip" data-add="cushion" data-rail="${r}">${named(m.rail, r)}</button>`)}</div>
-    ${game.skittles.length > 0 ? h`<div class="row"><span class="lbl">${m.skittlesRow}</span>${game.skittles.map((k) => h`<button type="button" class="btn chip" data-add="skittle" data-skittle="${k}">${named(m.skittle, k)}</button>`)}</div>` : ''}
+    <div class="row"><span class="lbl">${m.ballsRow}</span>${ballPairs(game.balls).map(([a, b]) => html`<button type="button" class="btn chip" data-add="ball" data-a="${a}" data-b="${b}">${named(m.ball, a)}–${named(m.ball, b)}</button>`)}</div>
+    <div class="row"><span class="lbl">${m.railsRow}</span>${RAILS.map((r) => html`<button type="button" class="btn chip" data-add="cushion" data-rail="${r}">${named(m.rail, r)}</button>`)}</div>
+    ${game.skittles.length > 0 ? html`<div class="row"><span class="lbl">${m.skittlesRow}</span>${game.skittles.map((k) => html`<button type="button" class="btn chip" data-add="skittle" data-skittle="${k}">${named(m.skittle, k)}</button>`)}</div>` : ''}
     <div class="row"><label class="inline-label">${m.foulLabel} <select id="manual-foul">${options(FOUL_KINDS, m.foul)}</select></label><button type="button" class="btn chip" data-add="foul">${m.addFoul}</button></div>
     <ol id="manual-events" class="manual-events"></ol>
     <div class="row"><button type="button" class="btn" id="manual-clear">${m.clear}</button><button type="button" class="btn primary" id="manual-send">${m.sendShot}</button></div>
@@ -212,7 +213,7 @@ export function refereeForms(table: string, rec: TableRecord | undefined, lang: 
 <section class="card">
   <h2>${m.endMatch}</h2>
   <form id="draw-form" class="form-grid"><label class="wide">${m.reason} <input name="reason" maxlength="200"></label><button class="btn warn" type="submit">${m.declareDraw}</button></form>
-  <form id="forfeit-form" class="form-grid"><label>${m.forfeiter} <select name="player" class="player-select">${players.map((p) => h`<option value="${p}">${p}</option>`)}</select></label><label class="wide">${m.reason} <input name="reason" maxlength="200"></label><button class="btn danger" type="submit">${m.forfeit}</button></form>
+  <form id="forfeit-form" class="form-grid"><label>${m.forfeiter} <select name="player" class="player-select">${players.map((p) => html`<option value="${p}">${p}</option>`)}</select></label><label class="wide">${m.reason} <input name="reason" maxlength="200"></label><button class="btn danger" type="submit">${m.forfeit}</button></form>
 </section>
 <section class="card">
   <h2>${m.exportTitle}</h2>

@@ -1,6 +1,7 @@
 import { playsSkittles } from '../../hub/rules/catalogue.ts';
 import type { PlayerView, ShotResult } from '../../hub/rules/view.ts';
-import { h, type Html } from '../html.ts';
+import { html } from 'hono/html';
+import type { Html } from './layout.ts';
 import { messages, named, type Lang, type Messages } from '../i18n.ts';
 import type { TableRecord, TableView } from '../store.ts';
 import { skittlesSvg, timelineSvg } from './svg.ts';
@@ -54,7 +55,7 @@ export function adjustmentLine(a: { player: string; delta: number; reason: strin
 
 /** Rule ids (RULES.md: TC-1, SK5-15…) as chips; markers such as "referee" are said in words elsewhere. */
 export function rulesChips(rules: readonly string[]): Html {
-  return h`<span class="rules">${rules.filter((r) => /^[A-Z][A-Z0-9]*-/.test(r)).map((r) => h`<span class="rule">${r}</span>`)}</span>`;
+  return html`<span class="rules">${rules.filter((r) => /^[A-Z][A-Z0-9]*-/.test(r)).map((r) => html`<span class="rule">${r}</span>`)}</span>`;
 }
 
 /** What a set-up instruction names ("skittle:head", "red") in words. */
@@ -97,14 +98,14 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m:
   const carom = !skittles && s.scoring === 'count-up';
   const matchPoint = carom && s.status === 'playing' && needs === 1;
   const highRun = active && p.run >= 3 && p.run === p.highRun;
-  return h`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}${highRun ? ' celebrate' : ''}" data-player="${p.name}"><div class="player-in">
-  <div class="pname">${ball ? h`<span class="ball ball-${ball}" title="${named(m.ball, ball)}"></span>` : ''}<span class="name" title="${p.name}">${p.name}</span>${active ? h`<span class="turn-tag">${m.atTable}</span>` : ''}${winner ? h`<span class="turn-tag win">${m.winner}</span>` : ''}${matchPoint ? h`<span class="turn-tag mp">${m.matchPoint}</span>` : ''}${highRun ? h`<span class="turn-tag hr">${m.highRunTag(p.run)}</span>` : ''}</div>
+  return html`<article class="player${active ? ' active' : ''}${winner ? ' winner' : ''}${highRun ? ' celebrate' : ''}" data-player="${p.name}"><div class="player-in">
+  <div class="pname">${ball ? html`<span class="ball ball-${ball}" title="${named(m.ball, ball)}"></span>` : ''}<span class="name" title="${p.name}">${p.name}</span>${active ? html`<span class="turn-tag">${m.atTable}</span>` : ''}${winner ? html`<span class="turn-tag win">${m.winner}</span>` : ''}${matchPoint ? html`<span class="turn-tag mp">${m.matchPoint}</span>` : ''}${highRun ? html`<span class="turn-tag hr">${m.highRunTag(p.run)}</span>` : ''}</div>
   <div class="score" data-score="${score}">${score}</div>
-  <div class="target">${countdown ? m.pointsLeft : m.ofTarget(p.target)}${handicap ? h` <span class="hc">${m.handicap}</span>` : ''}${adjusted !== 0 ? h` <span class="adj" title="${(s.adjustments ?? []).filter((a) => a.player === p.name).map((a) => adjustmentLine(a, m)).join('; ')}">${adjusted > 0 ? '+' : ''}${adjusted}</span>` : ''}${strip.length > 0 ? h`<ol class="strip" aria-label="${m.inningsHistory}">${strip.map((n) => h`<li class="${n > 0 ? 'pos' : ''}">${n}</li>`)}</ol>` : ''}</div>
-  ${compact ? '' : h`<dl class="stats">
+  <div class="target">${countdown ? m.pointsLeft : m.ofTarget(p.target)}${handicap ? html` <span class="hc">${m.handicap}</span>` : ''}${adjusted !== 0 ? html` <span class="adj" title="${(s.adjustments ?? []).filter((a) => a.player === p.name).map((a) => adjustmentLine(a, m)).join('; ')}">${adjusted > 0 ? '+' : ''}${adjusted}</span>` : ''}${strip.length > 0 ? html`<ol class="strip" aria-label="${m.inningsHistory}">${strip.map((n) => html`<li class="${n > 0 ? 'pos' : ''}">${n}</li>`)}</ol>` : ''}</div>
+  ${compact ? '' : html`<dl class="stats">
     <div><dt>${m.run}</dt><dd>${p.run}</dd></div>
     <div><dt>${m.innings}</dt><dd class="innings">${p.innings}${limit ? `/${limit}` : ''}</dd></div>
-    ${countdown ? h`<div><dt>${m.highRun}</dt><dd>${p.highRun}</dd></div>` : h`<div><dt>${m.average}</dt><dd>${p.average === null ? '—' : p.average.toFixed(3)}</dd></div><div><dt>${m.needs}</dt><dd class="needs">${needs}</dd></div>`}
+    ${countdown ? html`<div><dt>${m.highRun}</dt><dd>${p.highRun}</dd></div>` : html`<div><dt>${m.average}</dt><dd>${p.average === null ? '—' : p.average.toFixed(3)}</dd></div><div><dt>${m.needs}</dt><dd class="needs">${needs}</dd></div>`}
   </dl>`}
 </div></article>`;
 }
@@ -112,9 +113,9 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m:
 function lastShotLine(s: TableView, m: Messages): Html {
   const last = s.shots[s.shots.length - 1];
   const adj = (s.adjustments ?? []).at(-1);
-  if (adj && adj.afterShot >= s.shotCount) return h`<div class="lastshot adjust"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${adjustmentLine(adj, m)}</span></div>`;
-  if (!last) return h`<div class="lastshot empty">${m.noShotYet(s.turn ?? '')}</div>`;
-  return h`<div class="lastshot ${last.foul ? 'foul' : last.points > 0 ? 'scored' : 'miss'}"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${shotLine(last, m)}</span></div>`;
+  if (adj && adj.afterShot >= s.shotCount) return html`<div class="lastshot adjust"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${adjustmentLine(adj, m)}</span></div>`;
+  if (!last) return html`<div class="lastshot empty">${m.noShotYet(s.turn ?? '')}</div>`;
+  return html`<div class="lastshot ${last.foul ? 'foul' : last.points > 0 ? 'scored' : 'miss'}"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${shotLine(last, m)}</span></div>`;
 }
 
 function fallenSkittles(rec: TableRecord): Set<string> {
@@ -129,10 +130,10 @@ function fallenSkittles(rec: TableRecord): Set<string> {
 /** Artistic billiards: the figure being played and the attempt (state extension). */
 function figureLine(s: TableView, m: Messages): Html {
   const f = s.figure as { number?: unknown; of?: unknown; id?: unknown; name?: unknown; value?: unknown } | null | undefined;
-  if (!f || typeof f !== 'object') return h``;
+  if (!f || typeof f !== 'object') return html``;
   const attempt = typeof s.attempt === 'number' ? s.attempt : null;
   const of = typeof f.of === 'number' && f.of > 1 ? String(f.of) : '';
-  return h`<div class="lastshot figure"><span class="ls-label">${m.figure(String(f.number ?? ''), of)}</span><span class="ls-text">${String(f.id ?? '')} ${String(f.name ?? '')}${typeof f.value === 'number' ? ` · ${f.value}` : ''}${attempt !== null ? ` · ${m.attempt(attempt)}` : ''}</span></div>`;
+  return html`<div class="lastshot figure"><span class="ls-label">${m.figure(String(f.number ?? ''), of)}</span><span class="ls-text">${String(f.id ?? '')} ${String(f.name ?? '')}${typeof f.value === 'number' ? ` · ${f.value}` : ''}${attempt !== null ? ` · ${m.attempt(attempt)}` : ''}</span></div>`;
 }
 
 /** What a screen reader announces when the state changes: the score and the last shot. */
@@ -153,31 +154,31 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
   const m = messages(o.lang ?? 'en');
   const s = rec?.state;
   if (!s) {
-    return h`<div class="sb waiting"><div class="sb-head"><h1 class="table-name">${m.table(table)}</h1></div><p class="idle">${m.waitingForTable}</p></div>`;
+    return html`<div class="sb waiting"><div class="sb-head"><h1 class="table-name">${m.table(table)}</h1></div><p class="idle">${m.waitingForTable}</p></div>`;
   }
   const compact = o.compact === true;
   if (s.status === 'idle' || s.variant === null) {
-    return h`<div class="sb idle-table" data-seq="${s.seq}" data-status="idle"><header class="sb-head"><h1 class="table-name">${tableName(s, table, m)}</h1><span class="badge">${m.noMatch}</span></header><p class="idle">${m.noMatchYet}</p></div>`;
+    return html`<div class="sb idle-table" data-seq="${s.seq}" data-status="idle"><header class="sb-head"><h1 class="table-name">${tableName(s, table, m)}</h1><span class="badge">${m.noMatch}</span></header><p class="idle">${m.noMatchYet}</p></div>`;
   }
   if (compact) return lowerThird(s, table, m);
   const skittles = isSkittles(s);
   const banner =
     s.status === 'awaiting-referee'
-      ? h`<div class="banner ref">${m.waitingReferee}</div>`
+      ? html`<div class="banner ref">${m.waitingReferee}</div>`
       : s.status === 'finished'
-        ? h`<div class="banner end">${s.winner ? m.wins(s.winner) : m.finished}</div>`
+        ? html`<div class="banner end">${s.winner ? m.wins(s.winner) : m.finished}</div>`
         : s.status === 'drawn'
-          ? h`<div class="banner end">${m.drawn}</div>`
+          ? html`<div class="banner end">${m.drawn}</div>`
           : '';
   // Shot events are not retained on the broker: after a restart the picture waits for the next shot.
   const noTimeline = s.shots.length > 0 ? m.timelineNext : m.noShotYet('');
   const instructions = (s.instructions ?? []) as readonly { item: string; to: string; rule: string }[];
   const events = rec.lastShot?.events ?? [];
-  return h`<div class="sb ${skittles ? 'sb-skittles' : 'sb-carom'}" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant}">
+  return html`<div class="sb ${skittles ? 'sb-skittles' : 'sb-carom'}" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant}">
   <header class="sb-head">
     <h1 class="table-name">${tableName(s, table, m)}</h1>
     <span class="variant">${variantName(s.variant, m)}</span>
-    ${s.simulated ? h`<span class="badge sim">${m.simulated}</span>` : ''}
+    ${s.simulated ? html`<span class="badge sim">${m.simulated}</span>` : ''}
     ${matchClock(s, m)}
     <span class="badge status-${s.status}">${statusText(s, m)}</span>
   </header>
@@ -187,10 +188,10 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
     ${figureLine(s, m)}
     ${lastShotLine(s, m)}
     ${skittles
-      ? h`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant, fallenSkittles(rec), m)}</figure>
-      <div class="side">${instructions.length === 0 ? h`<div class="instructions none"><h2>${m.nothingToPlace}</h2></div>` : h`<div class="instructions"><h2>${m.setUp}</h2><ul>${instructions.map((x) => h`<li><strong>${itemName(x.item, m)}</strong> → ${placeText(x.to, m)}</li>`)}</ul></div>`}
+      ? html`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant, fallenSkittles(rec), m)}</figure>
+      <div class="side">${instructions.length === 0 ? html`<div class="instructions none"><h2>${m.nothingToPlace}</h2></div>` : html`<div class="instructions"><h2>${m.setUp}</h2><ul>${instructions.map((x) => html`<li><strong>${itemName(x.item, m)}</strong> → ${placeText(x.to, m)}</li>`)}</ul></div>`}
       <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'narrow', noTimeline, m)}</figure></div></div>`
-      : h`${instructions.length > 0 ? h`<div class="lastshot place"><span class="ls-label">${m.place}</span>${instructions.map((x) => h`<span class="ls-text">${itemName(x.item, m)} → ${placeText(x.to, m)}</span>`)}</div>` : ''}
+      : html`${instructions.length > 0 ? html`<div class="lastshot place"><span class="ls-label">${m.place}</span>${instructions.map((x) => html`<span class="ls-text">${itemName(x.item, m)} → ${placeText(x.to, m)}</span>`)}</div>` : ''}
     <figure class="timeline"><figcaption>${m.timeline}</figcaption>${timelineSvg(events, 'wide', noTimeline, m)}${timelineSvg(events, 'narrow', noTimeline, m)}</figure>`}
   </section>
 </div>`;
@@ -199,8 +200,8 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
 /** Time since the match started (the script keeps it ticking); none once it is over. */
 function matchClock(s: TableView, m: Messages): Html {
   const since = typeof s.matchStartedAt === 'string' ? Date.parse(s.matchStartedAt) : NaN;
-  if (!Number.isFinite(since) || (s.status !== 'playing' && s.status !== 'awaiting-referee')) return h``;
-  return h`<span class="match-clock" data-since="${since}" title="${m.matchTime}" aria-label="${m.matchTime}">${clockText(Date.now() - since)}</span>`;
+  if (!Number.isFinite(since) || (s.status !== 'playing' && s.status !== 'awaiting-referee')) return html``;
+  return html`<span class="match-clock" data-since="${since}" title="${m.matchTime}" aria-label="${m.matchTime}">${clockText(Date.now() - since)}</span>`;
 }
 
 export function clockText(ms: number): string {
@@ -215,15 +216,15 @@ function lowerThird(s: TableView, table: string, m: Messages): Html {
   const countdown = isCountdown(s);
   const limit = inningsLimit(s);
   const banner = s.status === 'finished' ? (s.winner ? m.wins(s.winner) : m.finished) : s.status === 'drawn' ? m.drawn : null;
-  return h`<div class="sb compact lt" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant ?? ''}">
+  return html`<div class="sb compact lt" data-seq="${s.seq}" data-status="${s.status}" data-variant="${s.variant ?? ''}">
   <div class="lt-bar">
-    <span class="lt-game">${variantName(s.variant, m)}${countdown ? '' : h` · ${m.ofTarget(s.players[0]?.target ?? 0)}`}</span>
+    <span class="lt-game">${variantName(s.variant, m)}${countdown ? '' : html` · ${m.ofTarget(s.players[0]?.target ?? 0)}`}</span>
     ${s.players.map((p) => {
       const active = s.turn === p.name && (s.status === 'playing' || s.status === 'awaiting-referee');
-      return h`<span class="player lt-player${active ? ' active' : ''}${s.winner === p.name ? ' winner' : ''}" data-player="${p.name}"><span class="name">${p.name}</span><span class="score">${countdown ? Math.max(0, p.score) : p.score}</span><span class="lt-stats stat-run">${m.runShort} ${p.run}</span><span class="lt-stats stat-inn">${m.inningsShort} ${p.innings}${limit ? `/${limit}` : ''}</span>${countdown ? '' : h`<span class="lt-stats stat-avg">${m.avgShort} ${p.average === null ? '—' : p.average.toFixed(3)}</span>`}</span>`;
+      return html`<span class="player lt-player${active ? ' active' : ''}${s.winner === p.name ? ' winner' : ''}" data-player="${p.name}"><span class="name">${p.name}</span><span class="score">${countdown ? Math.max(0, p.score) : p.score}</span><span class="lt-stats stat-run">${m.runShort} ${p.run}</span><span class="lt-stats stat-inn">${m.inningsShort} ${p.innings}${limit ? `/${limit}` : ''}</span>${countdown ? '' : html`<span class="lt-stats stat-avg">${m.avgShort} ${p.average === null ? '—' : p.average.toFixed(3)}</span>`}</span>`;
     })}
   </div>
-  ${banner ? h`<div class="lt-note">${banner}</div>` : s.status === 'awaiting-referee' ? h`<div class="lt-note">${m.waitingReferee}</div>` : ''}
+  ${banner ? html`<div class="lt-note">${banner}</div>` : s.status === 'awaiting-referee' ? html`<div class="lt-note">${m.waitingReferee}</div>` : ''}
   <span class="sr-only">${m.table(table)}</span>
 </div>`;
 }

@@ -1,5 +1,6 @@
 import { gameEntry } from '../../hub/rules/catalogue.ts';
-import { h, type Html } from '../html.ts';
+import { html } from 'hono/html';
+import type { Html } from './layout.ts';
 import type { LooseEvent } from './shot-event.ts';
 import { messages, named, type Messages } from '../i18n.ts';
 
@@ -47,7 +48,7 @@ export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow'
   const used = LANES.filter((l) => l.key === 'cushion' || l.key === 'ball' || list.some((e) => lane(e.kind) === l.key));
   const H = 40 + used.length * laneH + 44;
   if (list.length === 0) {
-    return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} 160" role="img" aria-label="${empty}"><text x="${W / 2}" y="90" text-anchor="middle" class="tl-empty">${empty}</text></svg>`;
+    return html`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} 160" role="img" aria-label="${empty}"><text x="${W / 2}" y="90" text-anchor="middle" class="tl-empty">${empty}</text></svg>`;
   }
   const times = list.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : null));
   const known = times.filter((t): t is number => t !== null);
@@ -59,12 +60,12 @@ export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow'
     const step = niceStep(maxT / (narrow ? 3 : 6));
     for (let t = 0; t <= maxT + 1e-9; t += step) {
       const px = left + (t / maxT) * (W - left - right - 20) + 10;
-      ticks.push(h`<line x1="${px}" y1="34" x2="${px}" y2="${H - 30}" class="tl-grid"/><text x="${px}" y="${H - 6}" text-anchor="middle" class="tl-tick">${(t / 1000).toFixed(step < 100 ? 2 : 1)} s</text>`);
+      ticks.push(html`<line x1="${px}" y1="34" x2="${px}" y2="${H - 30}" class="tl-grid"/><text x="${px}" y="${H - 6}" text-anchor="middle" class="tl-tick">${(t / 1000).toFixed(step < 100 ? 2 : 1)} s</text>`);
     }
   }
   const lanesSvg = used.map((l, li) => {
     const y = 40 + li * laneH + laneH / 2;
-    return h`<g class="tl-lane tl-${l.key}"><line x1="${left}" y1="${y}" x2="${W - right}" y2="${y}" class="tl-axis"/><text x="${left - 16}" y="${y + 8}" text-anchor="end" class="tl-label">${l.label(m)}</text></g>`;
+    return html`<g class="tl-lane tl-${l.key}"><line x1="${left}" y1="${y}" x2="${W - right}" y2="${y}" class="tl-axis"/><text x="${left - 16}" y="${y + 8}" text-anchor="end" class="tl-label">${l.label(m)}</text></g>`;
   });
   // Labels go above or below the lane, wherever they do not run into the last one on that
   // side; when both sides are taken the label moves right of the last one (never on top).
@@ -90,9 +91,9 @@ export function timelineSvg(events: readonly unknown[], shape: 'wide' | 'narrow'
     const begin = textAnchor === 'start' ? lx : textAnchor === 'end' ? lx - width : lx - width / 2;
     lastEnd.set(`${key}:${side}`, begin + width);
     const up = side === 'up';
-    return h`<g class="tl-mark tl-${key}"><circle cx="${px}" cy="${y}" r="13"/><text x="${lx}" y="${up ? y - 20 : y + 40}" text-anchor="${textAnchor}">${text}</text></g>`;
+    return html`<g class="tl-mark tl-${key}"><circle cx="${px}" cy="${y}" r="13"/><text x="${lx}" y="${up ? y - 20 : y + 40}" text-anchor="${textAnchor}">${text}</text></g>`;
   });
-  return h`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${m.timelineAria}">${ticks}${lanesSvg}${marks}${timed ? '' : h`<text x="${W - right}" y="${H - 6}" text-anchor="end" class="tl-tick">${m.orderOnly}</text>`}</svg>`;
+  return html`<svg class="timeline-svg ${shape}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${m.timelineAria}">${ticks}${lanesSvg}${marks}${timed ? '' : html`<text x="${W - right}" y="${H - 6}" text-anchor="end" class="tl-tick">${m.orderOnly}</text>`}</svg>`;
 }
 
 function niceStep(raw: number): number {
@@ -128,14 +129,14 @@ export function skittlesSvg(variant: string, fallen: ReadonlySet<string>, m: Mes
     const y = cy + dy * k;
     const down = fallen.has(n);
     const r = n === 'king' ? 36 : 30;
-    return h`<g class="pin ${down ? 'down' : 'up'}"><circle cx="${x}" cy="${y}" r="${r}"/>${down ? h`<path d="M${x - r * 0.6} ${y - r * 0.6} L${x + r * 0.6} ${y + r * 0.6} M${x + r * 0.6} ${y - r * 0.6} L${x - r * 0.6} ${y + r * 0.6}" class="x"/>` : ''}<text x="${x}" y="${y + r + 32}" text-anchor="middle">${named(m.skittleShort, n)}</text></g>`;
+    return html`<g class="pin ${down ? 'down' : 'up'}"><circle cx="${x}" cy="${y}" r="${r}"/>${down ? html`<path d="M${x - r * 0.6} ${y - r * 0.6} L${x + r * 0.6} ${y + r * 0.6} M${x + r * 0.6} ${y - r * 0.6} L${x - r * 0.6} ${y + r * 0.6}" class="x"/>` : ''}<text x="${x}" y="${y + r + 32}" text-anchor="middle">${named(m.skittleShort, n)}</text></g>`;
   });
-  return h`<svg class="skittles-svg" viewBox="0 0 ${W} ${Hh}" role="img" aria-label="${m.skittlesAria(fallen.size)}"><rect x="10" y="10" width="${W - 20}" height="${Hh - 20}" rx="24" class="cloth"/><text x="34" y="${cy + 8}" class="rail-name">${m.railShort.head}</text><text x="${W - 34}" y="${cy + 8}" text-anchor="end" class="rail-name">${m.railShort.foot}</text>${pins}</svg>`;
+  return html`<svg class="skittles-svg" viewBox="0 0 ${W} ${Hh}" role="img" aria-label="${m.skittlesAria(fallen.size)}"><rect x="10" y="10" width="${W - 20}" height="${Hh - 20}" rx="24" class="cloth"/><text x="34" y="${cy + 8}" class="rail-name">${m.railShort.head}</text><text x="${W - 34}" y="${cy + 8}" text-anchor="end" class="rail-name">${m.railShort.foot}</text>${pins}</svg>`;
 }
 
 /** A table outline whose rails light up (hardware page); ids `rail-<name>` for the script. */
 export function railsSvg(m: Messages = EN): Html {
-  return h`<svg class="rails-svg" viewBox="0 0 1000 540" role="img" aria-label="${m.railsAria}">
+  return html`<svg class="rails-svg" viewBox="0 0 1000 540" role="img" aria-label="${m.railsAria}">
 <rect x="60" y="60" width="880" height="420" rx="10" class="cloth"/>
 <rect id="rail-left" data-rail="left" x="60" y="16" width="880" height="40" rx="8" class="rail"/>
 <rect id="rail-right" data-rail="right" x="60" y="484" width="880" height="40" rx="8" class="rail"/>

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { commandSchemas, type CommandName } from '../../hub/contract/mqtt.ts';
 import { exportText } from './api.ts';
-import { h } from '../html.ts';
+import { html } from 'hono/html';
 import { langSwitch, layout } from '../pages/layout.ts';
 import { leagueAdminBody, leagueDisplayFragment, leagueResultsBody } from '../pages/league.ts';
 import { messages } from '../i18n.ts';
@@ -80,7 +80,7 @@ export function leagueRoutes(app: Hono<Env>, d: AppDeps): void {
     return c.html(
       layout({
         title: m.lgHouse,
-        body: h`<main class="league-tv" data-lang="${l}"><div id="league-live">${leagueDisplayFragment(league.state, store.list(), m)}</div><footer class="display-foot">${langSwitch(l, path(c))}</footer></main>`,
+        body: html`<main class="league-tv" data-lang="${l}"><div id="league-live">${leagueDisplayFragment(league.state, store.list(), m)}</div><footer class="display-foot">${langSwitch(l, path(c))}</footer></main>`,
         bodyClass: 'page-league',
         scripts: ['league.js'],
         csrf: s?.csrf ?? null,
@@ -90,7 +90,7 @@ export function leagueRoutes(app: Hono<Env>, d: AppDeps): void {
     );
   });
   /** The display's pages alone, for the script to swap in. */
-  app.get('/league/live', (c) => c.html(leagueDisplayFragment(league.state, store.list(), messages(lang(c))).value));
+  app.get('/league/live', (c) => c.html(leagueDisplayFragment(league.state, store.list(), messages(lang(c)))));
 
   app.get('/league/results', (c) => {
     const s = c.get('session');

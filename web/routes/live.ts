@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { htmlText } from '../pages/layout.ts';
 import { overviewFragment } from '../pages/overview.ts';
 import { refereeFragment } from '../pages/referee.ts';
 import { scoreboardFragment } from '../pages/scoreboard.ts';
@@ -20,7 +21,7 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
     const loggedIn = c.get('session') !== null;
     if (view === 'overview') {
       const lang = requestLang(c, options.language);
-      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: overviewFragment(store.list(), now(), loggedIn, store.hubList(), lang).value }), refreshMs: 5000, whole: true });
+      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: htmlText(overviewFragment(store.list(), now(), loggedIn, store.hubList(), lang)) }), refreshMs: 5000, whole: true });
     }
     return sseStream(c, { store, registry: d.streams, table: null, payload: recPayload });
   });
@@ -30,9 +31,9 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
     const lang = requestLang(c, options.language);
     const render =
       view === 'scoreboard' || view === 'overlay'
-        ? () => ({ html: scoreboardFragment(store.get(table), table, { compact: view === 'overlay', lang }).value, say: announcement(store.get(table)?.state, messages(lang)) })
+        ? () => ({ html: htmlText(scoreboardFragment(store.get(table), table, { compact: view === 'overlay', lang })), say: announcement(store.get(table)?.state, messages(lang)) })
         : view === 'referee'
-          ? () => ({ html: refereeFragment(store.get(table), table, lang).value })
+          ? () => ({ html: htmlText(refereeFragment(store.get(table), table, lang)) })
           : null;
     return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? render() : {}) }) });
   });

@@ -1,43 +1,20 @@
-import { readFile } from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
-import { h, jsonBlock } from '../html.ts';
+import { html } from 'hono/html';
 import { hardwareBody } from '../pages/hardware.ts';
-import { layout } from '../pages/layout.ts';
+import { jsonBlock, layout } from '../pages/layout.ts';
 import { overviewFragment } from '../pages/overview.ts';
 import { refereeForms, refereeFragment } from '../pages/referee.ts';
 import { announcement, scoreboardFragment, tableName } from '../pages/scoreboard.ts';
 import { messages, type Lang } from '../i18n.ts';
-import { langSwitch } from '../pages/layout.ts';
-import { jsonError, needLoginPage, requestLang, tableParam, type AppDeps, type Env } from './common.ts';
-
-const STATIC: Record<string, string> = {
-  'panel.css': 'text/css; charset=utf-8',
-  'common.js': 'text/javascript; charset=utf-8',
-  'scoreboard.js': 'text/javascript; charset=utf-8',
-  'overview.js': 'text/javascript; charset=utf-8',
-  'referee.js': 'text/javascript; charset=utf-8',
-  'hardware.js': 'text/javascript; charset=utf-8',
-  'league.js': 'text/javascript; charset=utf-8',
-  'replay-clip.js': 'text/javascript; charset=utf-8',
-  'tracker.js': 'text/javascript; charset=utf-8',
-  'favicon.svg': 'image/svg+xml',
-};
-const staticCache = new Map<string, string>();
-async function staticFile(name: string): Promise<string> {
-  let text = staticCache.get(name);
-  if (text === undefined) {
-    text = await readFile(new URL(`../static/${name}`, import.meta.url), 'utf8');
-    staticCache.set(name, text);
-  }
-  return text;
-}
+import { langSwitch, type Html } from '../pages/layout.ts';
+import { needLoginPage, requestLang, tableParam, type AppDeps, type Env } from './common.ts';
 
 function queryNumber(v: string | undefined, min: number, max: number, fallback: number): number {
   const n = v === undefined ? NaN : Number(v);
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : fallback;
 }
 
-/** The pages (server-rendered; the scripts in static/ keep them live) and their assets. */
+/** The pages (server-rendered; the scripts in static/, served by routes/static.ts, keep them live). */
 export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
   const { options, store } = d;
   const now = () => options.clock();
@@ -47,7 +24,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     url.searchParams.delete('lang');
     return `${url.pathname}${url.search}`;
   };
-  const page = (c: Context<Env>, title: string, body: ReturnType<typeof h>, extra: { bodyClass?: string; scripts?: string[]; nav?: boolean; lang?: Lang; status?: 404 } = {}) => {
+  const page = (c: Context<Env>, title: string, body: Html, extra: { bodyClass?: string; scripts?: string[]; nav?: boolean; lang?: Lang; status?: 404 } = {}) => {
     const s = c.get('session');
     const { status, ...rest } = extra;
     return c.html(layout({ title, body, csrf: s?.csrf ?? null, user: s?.username ?? null, nav: extra.nav ?? true, lang: extra.lang ?? langOf(c), path: path(c), ...rest }), status ?? 200);
@@ -56,13 +33,13 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
   const unknownTable = (c: Context<Env>, table: string, lang: Lang) => {
     if (store.get(table) || store.hubList().some((hub) => hub.tables.includes(table)) || store.list().length === 0) return null;
     const m = messages(lang);
-    return page(c, `${m.notFoundTitle} · ${m.table(table)}`, h`<main class="notfound"><h1>${m.notFoundTitle}</h1><p>${m.noSuchTable(table)}</p><p><a href="/">${m.backToOverview}</a></p></main>`, { lang, status: 404 });
+    return page(c, `${m.notFoundTitle} · ${m.table(table)}`, html`<main class="notfound"><h1>${m.notFoundTitle}</h1><p>${m.noSuchTable(table)}</p><p><a href="/">${m.backToOverview}</a></p></main>`, { lang, status: 404 });
   };
 
   app.get('/', (c) => {
     const lang = langOf(c);
     const m = messages(lang);
-    return page(c, `${m.overviewTitle} · ${m.brand}`, h`<main class="overview" data-lang="${lang}"><h1>${m.overviewTitle}</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null, store.hubList(), lang)}</div></main>`, {
+    return page(c, `${m.overviewTitle} · ${m.brand}`, html`<main class="overview" data-lang="${lang}"><h1>${m.overviewTitle}</h1><div id="live">${overviewFragment(store.list(), now(), c.get('session') !== null, store.hubList(), lang)}</div></main>`, {
       scripts: ['overview.js'],
       bodyClass: 'page-overview',
       lang,
@@ -87,7 +64,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     return page(
       c,
       tableName(rec?.state ?? null, table, messages(lang)),
-      h`<main class="scoreboard-page">${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(rec, table, { lang })}</div><p id="announce" class="sr-only" aria-live="polite">${announcement(rec?.state, messages(lang))}</p>${cfg.clock > 0 ? h`<div id="shotclock" class="shotclock" hidden><span class="sc-time">–</span><span class="sc-ext"></span></div>` : ''}<footer class="display-foot">${langSwitch(lang, path(c))}</footer></main>`,
+      html`<main class="scoreboard-page">${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(rec, table, { lang })}</div><p id="announce" class="sr-only" aria-live="polite">${announcement(rec?.state, messages(lang))}</p>${cfg.clock > 0 ? html`<div id="shotclock" class="shotclock" hidden><span class="sc-time">–</span><span class="sc-ext"></span></div>` : ''}<footer class="display-foot">${langSwitch(lang, path(c))}</footer></main>`,
       { scripts: ['scoreboard.js'], bodyClass: `page-scoreboard${mirror ? ' mirror' : ''}${cfg.clock > 0 ? ' has-clock' : ''}`, nav: false, lang },
     );
   });
@@ -101,7 +78,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const cfg = { ...displayConfig(c), table, view: 'overlay', lang };
     const pos = c.req.query('pos') === 'top' ? 'top' : 'bottom';
     const stats = c.req.query('stats') === '0' ? ' no-stats' : '';
-    return page(c, `${messages(lang).table(table)} · ${messages(lang).linkOverlay}`, h`<main class="overlay-page pos-${pos}"><h1 class="sr-only">${messages(lang).table(table)}</h1>${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table, { compact: true, lang })}</div></main>`, {
+    return page(c, `${messages(lang).table(table)} · ${messages(lang).linkOverlay}`, html`<main class="overlay-page pos-${pos}"><h1 class="sr-only">${messages(lang).table(table)}</h1>${jsonBlock('config', cfg)}<div id="live">${scoreboardFragment(store.get(table), table, { compact: true, lang })}</div></main>`, {
       scripts: ['scoreboard.js'],
       bodyClass: `page-overlay${stats}${c.req.query('mirror') === '1' ? ' mirror' : ''}`,
       nav: false,
@@ -120,7 +97,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     return page(
       c,
       `${tableName(rec?.state ?? null, table, m)} · ${m.console}`,
-      h`<main class="referee" data-table="${table}" data-lang="${lang}">${jsonBlock('i18n', m.client)}<h1 class="sr-only">${m.console}</h1><div id="toast" class="toast" role="status" aria-live="polite"></div><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(rec, table, lang)}</div><aside id="replay-clip" class="card" data-table="${table}" hidden></aside></div><div class="ref-forms">${refereeForms(table, rec, lang, next)}</div></div></main>`,
+      html`<main class="referee" data-table="${table}" data-lang="${lang}">${jsonBlock('i18n', m.client)}<h1 class="sr-only">${m.console}</h1><div id="toast" class="toast" role="status" aria-live="polite"></div><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(rec, table, lang)}</div><aside id="replay-clip" class="card" data-table="${table}" hidden></aside></div><div class="ref-forms">${refereeForms(table, rec, lang, next)}</div></div></main>`,
       { scripts: ['referee.js', 'replay-clip.js'], bodyClass: 'page-referee', lang },
     );
   });
@@ -130,14 +107,6 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const lang = langOf(c);
     const m = messages(lang);
     const name = tableName(store.get(table)?.state ?? null, table, m);
-    return page(c, m.hwTitle(name), h`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
+    return page(c, m.hwTitle(name), html`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
   });
-
-  app.get('/static/:file', async (c) => {
-    const name = c.req.param('file');
-    const type = Object.hasOwn(STATIC, name) ? STATIC[name] : undefined;
-    if (!type) return jsonError(404, 'not found');
-    return c.body(await staticFile(name), 200, { 'content-type': type, 'cache-control': 'no-cache' });
-  });
-
 }

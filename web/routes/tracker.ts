@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { serveStatic } from '@hono/node-server/serve-static';
 import { createRequire } from 'node:module';
 import type { Hono } from 'hono';
-import { h } from '../html.ts';
+import { html } from 'hono/html';
 import { layout } from '../pages/layout.ts';
 import { jsonError, tableParam, type AppDeps, type Env } from './common.ts';
 
@@ -13,14 +13,23 @@ import { jsonError, tableParam, type AppDeps, type Env } from './common.ts';
  * MQTT-over-WebSocket with a tracker identity: a broker user allowed to publish on
  * `<base>/tables/<table>/tracker`. The page itself holds no secret; the broker login does.
  */
-let mqttBundle: Promise<string> | null = null;
+const MQTT_VENDOR_PATH = '/static/vendor/mqtt.esm.js';
+
+/** mqtt.js's browser build, from the package the hub already depends on (null if this install lacks it). */
+function mqttBrowserBuild(): string | null {
+  try {
+    return createRequire(import.meta.url).resolve('mqtt/dist/mqtt.esm');
+  } catch {
+    return null;
+  }
+}
 
 export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
   app.get('/tracker/:table', (c) => {
     const table = tableParam(c);
     const processor = c.req.query('processor') ?? '/static/tracker-processor.js';
     if (!/^\/[A-Za-z0-9_./-]+\.m?js$/.test(processor)) return jsonError(400, 'processor: a same-origin path of a JavaScript module');
-    const body = h`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}" data-processor="${processor}">
+    const body = html`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}" data-processor="${processor}">
   <h1>Tracker · table ${table}</h1>
   <form id="tracker-form" class="form-grid">
     <label>Broker (WebSocket) <input name="broker" required></label>
@@ -36,14 +45,8 @@ export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
     return c.html(layout({ title: `Tracker · table ${table}`, body, scripts: ['tracker.js'], nav: false }));
   });
 
-  // mqtt.js's browser build, from the package the hub already depends on.
-  app.get('/static/vendor/mqtt.esm.js', async (c) => {
-    mqttBundle ??= readFile(createRequire(import.meta.url).resolve('mqtt/dist/mqtt.esm'), 'utf8');
-    try {
-      return c.body(await mqttBundle, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' });
-    } catch {
-      mqttBundle = null;
-      return jsonError(404, 'mqtt.js browser build not found');
-    }
-  });
+  // Served like web/static/ (routes/static.ts: its type, no-cache with an ETag); a missing build falls through to the 404.
+  const bundle = mqttBrowserBuild();
+  if (bundle) app.get(MQTT_VENDOR_PATH, serveStatic({ path: bundle }));
+  app.get(MQTT_VENDOR_PATH, () => jsonError(404, 'mqtt.js browser build not found'));
 }

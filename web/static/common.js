@@ -1,11 +1,63 @@
+// @ts-check
 // Shared by every page: live updates over SSE with a reconnecting badge, and CSRF-protected API calls.
 
-export function config() {
-  const el = document.getElementById('config');
+/**
+ * What the server sends (web/routes/live.ts): the contract's payloads, type-only imports.
+ * @typedef {import('../../hub/contract/table.ts').TableState} TableState
+ * @typedef {import('../../hub/contract/table.ts').TableHealth} TableHealth
+ * @typedef {import('../../hub/contract/table.ts').Availability} Availability
+ * @typedef {import('../../hub/contract/table.ts').TableEvent} TableEvent
+ * @typedef {{ table?: string, state?: TableState | null, availability?: Availability | null, health?: TableHealth | null, html?: string, say?: string }} StateMessage
+ *   A `state` message: a table's payloads, and the server-rendered fragment of the view asked for.
+ * @typedef {{ state?: (msg: StateMessage) => void, event?: (event: TableEvent) => void }} LiveHandlers
+ */
+
+/**
+ * The element with this id, of this type; a page without it is a bug, said by name.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @param {{ new (): T, name: string }} [type]
+ * @returns {T}
+ */
+export function byId(id, type) {
+  const el = document.getElementById(id);
+  if (!(el instanceof (type ?? HTMLElement))) throw new Error(`page: no #${id}${type ? ` (${type.name})` : ''}`);
+  return /** @type {T} */ (el);
+}
+
+/**
+ * The first element matching the selector, of this type; a page without it is a bug, said by name.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} selector
+ * @param {{ new (): T, name: string }} [type]
+ * @returns {T}
+ */
+export function one(selector, type) {
+  const el = document.querySelector(selector);
+  if (!(el instanceof (type ?? HTMLElement))) throw new Error(`page: no ${selector}${type ? ` (${type.name})` : ''}`);
+  return /** @type {T} */ (el);
+}
+
+/**
+ * JSON embedded in the page (`<script type="application/json" id=…>`, web/pages/layout.ts jsonBlock).
+ * @param {string} id
+ * @returns {any} what the server put there (its shape is the page's own)
+ */
+export function pageJson(id) {
+  const el = document.getElementById(id);
   return el ? JSON.parse(el.textContent || '{}') : {};
 }
 
-/** Opens an EventSource; EventSource reconnects by itself, the badge shows while it does. */
+/** @returns {any} the display's settings (web/routes/pages.ts displayConfig) */
+export function config() {
+  return pageJson('config');
+}
+
+/**
+ * Opens an EventSource; EventSource reconnects by itself, the badge shows while it does.
+ * @param {string} url
+ * @param {LiveHandlers} handlers
+ */
 export function live(url, handlers) {
   const badge = document.getElementById('conn');
   const source = new EventSource(url);
@@ -24,10 +76,16 @@ export function live(url, handlers) {
 
 function csrfToken() {
   const meta = document.querySelector('meta[name="csrf-token"]');
-  return meta ? meta.getAttribute('content') : '';
+  return (meta && meta.getAttribute('content')) || '';
 }
 
-/** A JSON request with the session's CSRF token; rejects with the server's error text. */
+/**
+ * A JSON request with the session's CSRF token; rejects with the server's error text.
+ * @param {'GET' | 'POST'} method
+ * @param {string} url
+ * @param {unknown} [body]
+ * @returns {Promise<any>} the answer's JSON (each route's own shape)
+ */
 export async function api(method, url, body) {
   const res = await fetch(url, {
     method,
@@ -49,6 +107,10 @@ export async function api(method, url, body) {
   return data;
 }
 
+/**
+ * @param {string} text
+ * @param {boolean} [ok]
+ */
 export function toast(text, ok = true) {
   const el = document.getElementById('toast');
   if (!el) return;
@@ -56,7 +118,11 @@ export function toast(text, ok = true) {
   el.className = `toast ${ok ? 'ok' : 'bad'}`;
 }
 
-/** Replaces a container's content only when the HTML changed (keeps focus and avoids flicker). */
+/**
+ * Replaces a container's content only when the HTML changed (keeps focus and avoids flicker).
+ * @param {HTMLElement | null} el
+ * @param {unknown} html
+ */
 export function swap(el, html) {
   if (el && typeof html === 'string' && el.dataset.html !== html) {
     el.innerHTML = html;

@@ -1,26 +1,42 @@
+// @ts-check
 // Hardware page: live sensor hits, amplitudes, thresholds sent to the board, guided tap test.
-import { api, live, toast } from './common.js';
+import { api, byId, live, one, pageJson, toast } from './common.js';
 
-const t = JSON.parse(document.getElementById('i18n').textContent || '{}');
-const main = document.querySelector('main.hw');
-const table = main.dataset.table;
+/** @typedef {Extract<import('./common.js').TableEvent, { type: 'sensor' }>} SensorEvent */
+
+/** @type {import('../i18n.ts').Messages['hw']} the page's words, from the server (web/i18n.ts) */
+const t = pageJson('i18n');
+const main = one('main.hw');
+const table = main.dataset.table || '';
+/** @type {Map<number, number>} hits per channel */
 const hits = new Map();
-const log = document.getElementById('sensor-log');
+const log = byId('sensor-log');
+/** @type {WeakMap<Element, ReturnType<typeof setTimeout>>} each lit element's pending switch-off */
+const lit = new WeakMap();
 
+/**
+ * @param {Element | null} el
+ * @param {number} [ms]
+ */
 function flash(el, ms = 400) {
   if (!el) return;
   el.classList.add('hit');
-  clearTimeout(el._t);
-  el._t = setTimeout(() => el.classList.remove('hit'), ms);
+  clearTimeout(lit.get(el));
+  lit.set(el, setTimeout(() => el.classList.remove('hit'), ms));
 }
 
 // Impact channels: 0–5 rail piezos (the hub says which rail), 6 ball contact.
+/** @param {SensorEvent} ev */
 function channelOf(ev) {
   if (typeof ev.channel === 'number') return ev.channel;
   if (ev.sensor === 'click') return 6;
   return null;
 }
 
+/**
+ * @param {number | 'vibration'} id
+ * @param {number} value
+ */
 function meter(id, value) {
   const bar = document.getElementById(`bar-${id}`);
   if (bar) bar.style.width = `${Math.min(100, (value / 255) * 100)}%`;
@@ -31,9 +47,10 @@ function meter(id, value) {
 // Tap test state: the rail being asked for, and the results.
 const order = ['head', 'foot', 'left', 'right'];
 let testIndex = -1;
-let testTimer = null;
-const msg = document.getElementById('taptest-msg');
-const items = [...document.querySelectorAll('#taptest li')];
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let testTimer;
+const msg = byId('taptest-msg');
+const items = [...document.querySelectorAll('#taptest li')].filter((li) => li instanceof HTMLElement);
 
 function ask() {
   clearTimeout(testTimer);
@@ -46,35 +63,53 @@ function ask() {
   }
   const rail = order[testIndex];
   items.forEach((li, i) => li.classList.toggle('current', i === testIndex));
-  document.getElementById(`rail-${rail}`).classList.add('expected');
-  msg.textContent = `${t.tapNow} ${items[testIndex].dataset.name}…`;
+  document.getElementById(`rail-${rail}`)?.classList.add('expected');
+  msg.textContent = `${t.tapNow} ${items[testIndex]?.dataset.name}…`;
   testTimer = setTimeout(() => result(false, t.noHit), 10_000);
 }
 
+/**
+ * @param {boolean} pass
+ * @param {string} detail
+ */
 function result(pass, detail) {
   const li = items[testIndex];
+  if (!li) return;
   li.classList.remove('current');
   li.classList.add(pass ? 'pass' : 'fail');
-  li.querySelector('.tt-state').textContent = pass ? `${t.ok} (${detail})` : `${t.failedWord}: ${detail}`;
+  setState(li, pass ? `${t.ok} (${detail})` : `${t.failedWord}: ${detail}`);
   testIndex += 1;
   ask();
 }
 
-document.getElementById('taptest-start').addEventListener('click', () => {
+/**
+ * A rail's line of the tap test: what happened to it.
+ * @param {HTMLElement} li
+ * @param {string} text
+ */
+function setState(li, text) {
+  const state = li.querySelector('.tt-state');
+  if (state) state.textContent = text;
+}
+
+byId('taptest-start').addEventListener('click', () => {
   items.forEach((li) => {
     li.classList.remove('pass', 'fail');
-    li.querySelector('.tt-state').textContent = t.notTested;
+    setState(li, t.notTested);
   });
   testIndex = 0;
   ask();
 });
 
 // Calibration from data: amplitudes per channel while recording noise, and of tap-test knocks.
+/** @type {Map<number, number[]>} amplitudes per channel while recording noise */
 const noise = new Map();
+/** @type {Map<number, number[]>} amplitudes per channel of tap-test knocks */
 const knocks = new Map();
+/** @type {number | null} */
 let noiseSince = null;
 let noiseMs = 0;
-const noiseButton = document.getElementById('noise-record');
+const noiseButton = byId('noise-record');
 noiseButton.addEventListener('click', () => {
   if (noiseSince === null) {
     noise.clear();
@@ -88,9 +123,24 @@ noiseButton.addEventListener('click', () => {
   }
 });
 
+/**
+ * @param {Map<number, number[]>} map
+ * @param {number} ch
+ * @param {number} amplitude
+ */
 function note(map, ch, amplitude) {
-  if (!map.has(ch)) map.set(ch, []);
-  map.get(ch).push(amplitude);
+  const list = map.get(ch) ?? [];
+  list.push(amplitude);
+  map.set(ch, list);
+}
+
+/**
+ * @param {string} id
+ * @param {string} text
+ */
+function show(id, text) {
+  const el = document.getElementById(id);
+  if (el) el.textContent = text;
 }
 
 /**
@@ -105,21 +155,22 @@ function propose() {
     const k = knocks.get(ch) || [];
     const peak = n.length ? Math.max(...n) : 0;
     const softest = k.length ? Math.min(...k) : null;
-    document.getElementById(`noise-${ch}`).textContent = n.length ? String(peak) : '0';
-    document.getElementById(`knock-${ch}`).textContent = softest === null ? '–' : String(softest);
+    show(`noise-${ch}`, n.length ? String(peak) : '0');
+    show(`knock-${ch}`, softest === null ? '–' : String(softest));
     if (softest === null) continue; // no knock seen: keep the channel's setting
     const low = Math.max(15, 2 * peak);
     const high = Math.floor(0.7 * softest);
     const value = Math.min(255, low <= high ? low : high);
     const above = n.filter((a) => a >= value).length;
-    document.getElementById(`proposal-${ch}`).textContent = low <= high ? String(value) : `${value} (${t.noCleanGap})`;
-    document.getElementById(`rate-${ch}`).textContent = ms > 0 ? `${above} ${t.inSeconds} ${(ms / 1000).toFixed(0)} s ≈ ${Math.round((above * 3_600_000) / ms)}/h` : `${above}`;
+    show(`proposal-${ch}`, low <= high ? String(value) : `${value} (${t.noCleanGap})`);
+    show(`rate-${ch}`, ms > 0 ? `${above} ${t.inSeconds} ${(ms / 1000).toFixed(0)} s ≈ ${Math.round((above * 3_600_000) / ms)}/h` : `${above}`);
     const input = document.querySelector(`input[name="threshold-${ch}"]`);
-    if (input) input.value = String(value);
+    if (input instanceof HTMLInputElement) input.value = String(value);
   }
 }
-document.getElementById('propose').addEventListener('click', propose);
+byId('propose').addEventListener('click', propose);
 
+/** @param {import('./common.js').TableEvent} ev */
 function onEvent(ev) {
   if (ev.type !== 'sensor') return;
   const ch = channelOf(ev);
@@ -141,7 +192,7 @@ function onEvent(ev) {
   const parts = [new Date(ev.at).toLocaleTimeString(), ev.sensor, ev.rail, ev.skittle, ev.state, ch !== null ? `ch${ch}` : null, typeof ev.amplitude === 'number' ? `amp ${ev.amplitude}` : null, typeof ev.level === 'number' ? `level ${ev.level}` : null];
   li.textContent = parts.filter((p) => p !== null && p !== undefined && p !== '').join(' ');
   log.prepend(li);
-  while (log.children.length > 50) log.lastChild.remove();
+  while (log.children.length > 50) log.lastElementChild?.remove();
   if (testIndex >= 0 && ev.sensor === 'rail-hit') {
     const want = order[testIndex];
     if (ev.rail === want) result(true, `${t.channel} ${ch}${typeof ev.amplitude === 'number' ? `, ${t.amplitude} ${ev.amplitude}` : ''}`);
@@ -150,19 +201,20 @@ function onEvent(ev) {
 }
 
 /** Which of the hub's settings the board has acknowledged since it last booted (table health `board`). */
+/** @param {import('./common.js').StateMessage} msg */
 function onState(msg) {
   const b = msg && msg.health && msg.health.board;
   const el = document.getElementById('board-settings');
   if (!b || !el) return;
   const pending = b.unconfirmed.length ? ` ${t.notInForce} ${b.unconfirmed.join(', ')}.` : '';
   el.textContent =
-    t.boardSettings.replace('{boot}', String(b.bootId ?? '?')).replace('{confirmed}', b.confirmed).replace('{pending}', b.pending).replace('{rejected}', b.rejected).replace('{unsupported}', b.unsupported) + pending;
+    t.boardSettings.replace('{boot}', String(b.bootId ?? '?')).replace('{confirmed}', String(b.confirmed)).replace('{pending}', String(b.pending)).replace('{rejected}', String(b.rejected)).replace('{unsupported}', String(b.unsupported)) + pending;
   el.className = b.pending || b.rejected ? 'warn' : 'muted';
 }
 
 live(`/events/${encodeURIComponent(table)}`, { event: onEvent, state: onState });
 
-const tf = document.getElementById('thresholds-form');
+const tf = byId('thresholds-form', HTMLFormElement);
 tf.addEventListener('submit', async (e) => {
   e.preventDefault();
   const d = new FormData(tf);
@@ -171,13 +223,13 @@ tf.addEventListener('submit', async (e) => {
     threshold: Number(d.get(`threshold-${channel}`)),
     refractoryMs: Number(d.get(`refractory-${channel}`)),
   }));
-  const button = tf.querySelector('button');
+  const button = one('#thresholds-form button', HTMLButtonElement);
   button.disabled = true;
   try {
     await api('POST', `/api/tables/${encodeURIComponent(table)}/thresholds`, { channels });
     toast(t.sent, true);
   } catch (err) {
-    toast(err.message, false);
+    toast(err instanceof Error ? err.message : String(err), false);
   } finally {
     button.disabled = false;
   }

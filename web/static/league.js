@@ -1,3 +1,4 @@
+// @ts-check
 // League display (club TV): rotates its pages every ~10 s and refreshes them from the server.
 // ?rotate=<seconds> changes the pace (0 stays on one page); ?page=<id> starts at that page (today, live, standings-<season>…).
 const params = new URLSearchParams(location.search);
@@ -7,16 +8,24 @@ const STAY = rotate === 0;
 const root = document.getElementById('league-live');
 let index = 0;
 
+/** @returns {HTMLElement[]} */
 function pages() {
-  return root ? [...root.querySelectorAll('.lg-page')] : [];
+  return root ? [...root.querySelectorAll('.lg-page')].filter((p) => p instanceof HTMLElement) : [];
 }
 
+/** @param {number} i */
 function show(i) {
   const list = pages();
   if (list.length === 0) return;
   index = ((i % list.length) + list.length) % list.length;
   list.forEach((p, k) => p.classList.toggle('active', k === index));
-  document.body.dataset.page = list[index].dataset.page || '';
+  document.body.dataset.page = list[index]?.dataset.page || '';
+}
+
+/** The reconnecting badge (web/pages/layout.ts), shown while the server does not answer. @param {boolean} show */
+function badge(show) {
+  const conn = document.getElementById('conn');
+  if (conn) conn.hidden = !show;
 }
 
 async function refresh() {
@@ -31,9 +40,9 @@ async function refresh() {
       const again = pages().findIndex((p) => p.dataset.page === current);
       show(again >= 0 ? again : 0);
     }
-    document.getElementById('conn').hidden = true;
+    badge(false);
   } catch {
-    document.getElementById('conn').hidden = false;
+    badge(true);
   }
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Venue overview: the server renders the grid; this swaps it in on every change.
 import { live, swap } from './common.js';
 

@@ -1,12 +1,23 @@
+// @ts-check
 // Scoreboard and overlay: live state, shot clock (?clock=40&ext=1&warn=10), spoken scores (?speak=1).
 import { config, live, swap } from './common.js';
 
+/**
+ * The display's settings (web/routes/pages.ts): shot clock seconds, extensions, warning, speech.
+ * @typedef {{ table: string, view: string, lang?: string, clock: number, ext: number, warn: number, speak: boolean, say?: { game: string, referee: string, toPlay: string } }} DisplayConfig
+ * @typedef {import('./common.js').TableState} TableState
+ */
+
+/** @type {DisplayConfig} */
 const cfg = config();
 const liveEl = document.getElementById('live');
+/** @type {TableState | null} */
 let state = null;
 
 const clockEl = document.getElementById('shotclock');
+/** @type {Map<string, number>} extensions taken per player's turn */
 const extensionsUsed = new Map();
+/** @type {number | null} */
 let clockStart = null;
 let clockExtra = 0;
 
@@ -14,18 +25,28 @@ function clockKey() {
   return state && state.turn ? `${state.table}:${(state.match && state.match.players || []).join(',')}:${state.turn}` : null;
 }
 
+/**
+ * @param {HTMLElement} parent
+ * @param {string} selector
+ * @param {string} value
+ */
+function text(parent, selector, value) {
+  const el = parent.querySelector(selector);
+  if (el) el.textContent = value;
+}
+
 function tick() {
   if (!clockEl) return;
   const running = state && state.status === 'playing' && clockStart !== null;
   clockEl.hidden = !running;
   document.body.classList.toggle('has-clock', Boolean(running));
-  if (!running) return;
+  if (!running || clockStart === null) return;
   const elapsed = (Date.now() - clockStart) / 1000;
   const left = Math.max(0, Math.ceil(cfg.clock + clockExtra - elapsed));
-  clockEl.querySelector('.sc-time').textContent = String(left);
+  text(clockEl, '.sc-time', String(left));
   const key = clockKey();
   const used = key ? extensionsUsed.get(key) || 0 : 0;
-  clockEl.querySelector('.sc-ext').textContent = cfg.ext > 0 ? `ext ${cfg.ext - used}` : '';
+  text(clockEl, '.sc-ext', cfg.ext > 0 ? `ext ${cfg.ext - used}` : '');
   clockEl.classList.toggle('warning', left > 0 && left <= cfg.warn);
   clockEl.classList.toggle('expired', left === 0);
 }
@@ -48,6 +69,10 @@ if (clockEl) {
   });
 }
 
+/**
+ * @param {TableState | null} prev
+ * @param {TableState} next
+ */
 function speak(prev, next) {
   if (!cfg.speak || !('speechSynthesis' in window) || !prev || !next) return;
   if (next.seq <= prev.seq) return;
@@ -67,8 +92,9 @@ function speak(prev, next) {
   window.speechSynthesis.speak(u);
 }
 
+/** @param {import('./common.js').StateMessage} msg */
 function onState(msg) {
-  const next = msg.state;
+  const next = msg.state ?? null;
   if (msg.html !== undefined) swap(liveEl, msg.html);
   const announce = document.getElementById('announce');
   if (announce && typeof msg.say === 'string' && announce.textContent !== msg.say) announce.textContent = msg.say;
@@ -88,6 +114,7 @@ function onState(msg) {
 live(`/events/${encodeURIComponent(cfg.table)}?view=${cfg.view}&lang=${cfg.lang || 'en'}`, { state: onState });
 
 // The match clock: the server renders it, this keeps it ticking between state changes.
+/** @param {number} ms */
 function clockText(ms) {
   const t = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(t / 3600);
@@ -96,5 +123,5 @@ function clockText(ms) {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 setInterval(() => {
-  for (const el of document.querySelectorAll('.match-clock[data-since]')) el.textContent = clockText(Date.now() - Number(el.dataset.since));
+  for (const el of document.querySelectorAll('.match-clock[data-since]')) el.textContent = clockText(Date.now() - Number(el.getAttribute('data-since')));
 }, 1000);
