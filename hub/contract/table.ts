@@ -69,6 +69,13 @@ export const promptViewSchema = z.object({
       assumption: z.string().optional(),
       /** Extension: how likely this option is by the sensors' evidence (0–1, options sum to 1); options come most likely first. Never decides. */
       likelihood: z.number().min(0).max(1),
+      /**
+       * Extension: the option's condition — for each fact in `facts` it narrows, the candidate
+       * values under which the sensors' readings lead to it. Absent when no fact narrows it.
+       */
+      when: list(z.object({ event: z.number().int(), kind: undeterminedFactSchema.shape.kind, field: undeterminedFactSchema.shape.field, values: list(z.string()) })).optional(),
+      /** Extension: points the option gives to other players (index in the match's order), e.g. a penalty. */
+      awards: list(z.object({ player: z.number().int().nonnegative(), points: z.number() })).optional(),
     }),
   ),
 });

@@ -75,5 +75,13 @@ export interface PromptView {
     assumption?: string;
     /** Extension: how likely this option is by the sensors' evidence (0–1, options sum to 1); options come most likely first. Never decides. */
     likelihood: number;
+    /**
+     * Extension: the condition of this option — for each fact in `facts` that it narrows, the
+     * candidate values under which the sensors' readings lead to it. Absent: no fact narrows it
+     * (an answer no reading gives, or one that rests on `assumption` alone).
+     */
+    when?: readonly { event: number; kind: UndeterminedFact['kind']; field: UndeterminedFact['field']; values: readonly string[] }[];
+    /** Extension: points this option gives to other players (player index in the match's order), e.g. a penalty. */
+    awards?: readonly { player: number; points: number }[];
   }[];
 }
