@@ -140,6 +140,9 @@ const en = {
   evFoul: (foul: string) => `foul: ${foul}`,
   unknownBall: 'a ball',
   ifCondition: (c: string) => `If ${c}`,
+  // a button's condition: "The cue ball", "the red hit the head rail at 1.60 s"
+  theBall: (b: string) => `the ${b}`,
+  or: 'or',
   outScores: (who: string, n: number) => `${who} scores ${n}`,
   outRunGoesOn: 'the run goes on',
   outTurnTo: (who: string) => `turn passes to ${who}`,
@@ -542,6 +545,8 @@ const ru: Messages = {
   evFoul: (foul) => `штраф: ${foul}`,
   unknownBall: 'шар',
   ifCondition: (c) => `Если ${c}`,
+  theBall: (b) => b,
+  or: 'или',
   outScores: (who, n) => `${who} получает ${очки(n)}`,
   outRunGoesOn: 'серия продолжается',
   outTurnTo: (who) => `удар переходит к ${who}`,

@@ -142,6 +142,15 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     const question = (await ref.locator('#prompt-q').textContent()) ?? '';
     expect(question).toMatch(lang === 'en' ? /^Which balls met — .+ or .+\?$/ : /^Какие шары столкнулись — .+ или .+\?$/);
     await shot(ref, `console-prompt-${tag}`);
+    // Each button names the sensor fact that leads to it and the result, in the page's language.
+    const buttons = await ref.locator('#prompt .option .o-text').allTextContents();
+    const ballWords = lang === 'en' ? /^The (cue ball|yellow|red|white)\b/ : /^(Биток|Жёлтый|Красный|Белый)(?=[ ;,—])/;
+    const result = lang === 'en' ? /— (.+ scores \d+, the run goes on|No point — turn passes to .+|Foul .+)$/ : /— (.+ получает \d+ очк.*, серия продолжается|Без очков — удар переходит к .+|Штраф .+)$/;
+    expect(buttons.length).toBeGreaterThanOrEqual(2);
+    for (const text of buttons) {
+      expect(text.trim()).toMatch(ballWords);
+      expect(text.trim().replace(/\s+/g, ' ')).toMatch(result);
+    }
 
     // 1 chooses, Enter sends.
     const first = ref.locator('#prompt .option[data-key="1"]');
