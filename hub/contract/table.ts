@@ -90,6 +90,8 @@ export const variantDetailsSchema = z.object({
   mode: z.unknown().optional(),
   finishingSafety: z.unknown().optional(),
   setup: list(instructionSchema).optional(),
+  /** Extension, balkline and free game (BK-1..3, FG-3): caroms made in the current zone against its limit; `zone` '?' when unseen, null when the balls are held in none. */
+  zone: z.object({ name: z.string(), zone: z.string().nullable(), count: count, limit: count }).optional(),
 });
 
 const matchStatus = z.enum(['playing', 'awaiting-referee', 'finished', 'drawn']);

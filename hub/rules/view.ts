@@ -13,6 +13,20 @@ export interface VariantDetails {
   mode?: unknown;
   finishingSafety?: unknown;
   setup?: Instruction[];
+  /** Balkline and free game: caroms made in the current zone against its limit (BK-1..3, FG-3). */
+  zone?: ZoneCount;
+}
+
+/**
+ * The zone limit as it stands: `zone` is the zone both object balls are held in ('|' joins the
+ * zones of balls in balk; '?' when no one saw where they lay), null when they are held in none.
+ */
+export interface ZoneCount {
+  /** The geometry's name: "47/2", "corner triangles". */
+  name: string;
+  zone: string | null;
+  count: number;
+  limit: number;
 }
 
 /** The state object of CONTRACT §2, with the fields this project adds. */

@@ -135,6 +135,15 @@ function figureLine(s: TableView, m: Messages): Html {
   return h`<div class="lastshot figure"><span class="ls-label">${m.figure(String(f.number ?? ''), of)}</span><span class="ls-text">${String(f.id ?? '')} ${String(f.name ?? '')}${typeof f.value === 'number' ? ` · ${f.value}` : ''}${attempt !== null ? ` · ${m.attempt(attempt)}` : ''}</span></div>`;
 }
 
+/** Balkline and free game (BK-1..3, FG-3): caroms made in the current zone against its limit. */
+export function zoneLine(s: TableView, m: Messages): Html {
+  const z = s.zone;
+  if (!z) return h``;
+  const text = z.zone === null ? m.zoneNone : z.zone === '?' ? m.zoneUnseen(z.count, z.limit) : m.zoneCount(z.count, z.limit);
+  const full = z.zone !== null && z.count >= z.limit;
+  return h`<div class="lastshot zone${full ? ' full' : ''}" data-count="${z.count}" data-limit="${z.limit}"><span class="ls-label">${m.zoneLabel(named(m.zoneName, z.name))}</span><span class="ls-text">${text}</span></div>`;
+}
+
 /** What a screen reader announces when the state changes: the score and the last shot. */
 export function announcement(s: TableView | null | undefined, m: Messages = EN): string {
   if (!s || s.status === 'idle') return '';
@@ -185,6 +194,7 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
   <section class="players n${s.players.length}">${s.players.map((p, i) => playerCard(s, p, i, false, m))}</section>
   <section class="detail">
     ${figureLine(s, m)}
+    ${zoneLine(s, m)}
     ${lastShotLine(s, m)}
     ${skittles
       ? h`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant, fallenSkittles(rec), m)}</figure>
