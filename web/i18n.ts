@@ -301,6 +301,7 @@ const en = {
   hwLeftFootHalf: 'left rail, foot half',
   hwRightFootHalf: 'right rail, foot half',
   hwClick: 'ball contact (click)',
+  hwUnwired: 'not wired to a rail',
   hw: {
     passed: 'Tap test passed: every rail answered on its own channel.',
     failed: 'Tap test: rails failed:',
@@ -708,6 +709,7 @@ const ru: Messages = {
   hwLeftFootHalf: 'левый борт, нижняя половина',
   hwRightFootHalf: 'правый борт, нижняя половина',
   hwClick: 'соударение шаров (щелчок)',
+  hwUnwired: 'не подключён к борту',
   hw: {
     passed: 'Проверка пройдена: каждый борт ответил на своём канале.',
     failed: 'Проверка: не прошли борта:',

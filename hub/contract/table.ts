@@ -143,6 +143,8 @@ export const tableStateSchema = matchViewSchema.extend({
   match: z.object({ variant: z.string(), players: z.array(z.string()), target: z.number(), options: z.record(z.string(), z.unknown()) }).nullable(),
   /** Extension: the table's display name (config `name`); displays say "Table <id>" in their language without it. */
   name: z.string().optional(),
+  /** Extension: which rail each piezo channel (0–5) sits behind, from the table's config `rails` (the hardware page names its channels with it). */
+  rails: z.record(z.string(), z.string()).optional(),
   /** Extension: when the match being played started (ISO 8601), for the match clock. */
   matchStartedAt: iso.optional(),
   /** Extension: the referee's score adjustments of this match, with their reasons and the shot they followed. */

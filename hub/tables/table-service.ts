@@ -424,6 +424,7 @@ export class TableService {
       pendingShots: this.pending.length,
       nextShot: this.nextShot,
       ...(this.config.name ? { name: this.config.name } : {}),
+      rails: { ...this.config.rails },
       ...(this.matchStartedAt ? { matchStartedAt: this.matchStartedAt } : {}),
       adjustments: this.match ? this.match.adjustmentLog.map((a) => ({ ...a })) : [],
       match: this.setupLine ? { variant: this.setupLine.variant, players: [...this.setupLine.players], target: this.setupLine.target, options: { ...(this.setupLine.options ?? {}) } } : null,
