@@ -145,7 +145,7 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     // Each button names the sensor fact that leads to it and the result, in the page's language.
     const buttons = await ref.locator('#prompt .option .o-text').allTextContents();
     const ballWords = lang === 'en' ? /^The (cue ball|yellow|red|white)\b/ : /^(Биток|Жёлтый|Красный|Белый)(?=[ ;,—])/;
-    const result = lang === 'en' ? /— (.+ scores \d+, the run goes on|No point — turn passes to .+|Foul .+)$/ : /— (.+ получает \d+ очк.*, серия продолжается|Без очков — удар переходит к .+|Штраф .+)$/;
+    const result = lang === 'en' ? /— (.+ scores \d+, the run goes on|No point, turn passes to .+|Foul .+)$/ : /— (.+ получает \d+ очк.*, серия продолжается|Без очков, удар переходит к .+|Штраф .+)$/;
     expect(buttons.length).toBeGreaterThanOrEqual(2);
     for (const text of buttons) {
       expect(text.trim()).toMatch(ballWords);

@@ -14,8 +14,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const seconds = (e: LooseEvent | undefined, m: Messages) => (e && typeof e.t === 'number' && e.t > 0 ? m.atTime((e.t / 1000).toFixed(2)) : '');
 
 /** One event of the shot in words ("white hit the foot rail"). */
-function eventText(e: LooseEvent, m: Messages): string {
-  const ball = (v: unknown) => (str(v) ? named(m.ball, str(v)!) : m.unknownBall);
+function eventText(e: LooseEvent, m: Messages, cueBall: string | null = null): string {
+  const ball = (v: unknown) => (str(v) ? named(m.ball, str(v) === cueBall ? 'cue' : str(v)!) : m.unknownBall);
   switch (e.kind) {
     case 'ball': {
       const [a, b] = Array.isArray(e.balls) ? e.balls : [];
@@ -44,13 +44,13 @@ export function plainQuestion(facts: readonly Fact[], events: readonly LooseEven
   if (!f) return `${m.qHowEnd} ${facts.length > 0 ? m.qDepends : m.qTooMany}`;
   const e = events[f.event]!;
   const prev = events.slice(0, f.event).reverse().find((p) => !(p.kind === 'cushion' && p.ball == null) && p.kind !== 'foul');
-  const after = prev ? m.qAfter(eventText(prev, m)) : '';
+  const after = prev ? m.qAfter(eventText(prev, m, cueBall)) : '';
   // The candidates end the question: "…: white or red?" (ball pairs come as "white+red").
   const choices = ` ${m.qChoices(f.candidates.map((c) => c.split('+').map((b) => named(m.ball, b === cueBall ? 'cue' : b)).join(` ${m.and} `)))}`;
   if (f.field === 'by') return `${m.qWhichFelled(named(m.skittle, str(e.skittle) ?? '?'))}${choices}`;
   if (f.field === 'balls') return `${m.qWhichBalls(seconds(e, m) + after)}${choices}`;
   if (e.kind === 'cushion') return `${m.qWhichBall(m.qHitRail(named(m.rail, str(e.rail) ?? '?')), `${seconds(e, m)}${after}`)}${choices}`;
-  return `${m.qWhichBall(eventText(e, m), seconds(e, m))}${choices}`;
+  return `${m.qWhichBall(eventText(e, m, cueBall), seconds(e, m))}${choices}`;
 }
 
 const capital = (text: string) => text.charAt(0).toLocaleUpperCase() + text.slice(1);
@@ -107,9 +107,9 @@ export function optionResult(o: PromptOption, s: TableView, m: Messages): string
   // Points to others (a penalty credited to the opponent): "5 points to Ben".
   const given = (o.awards ?? []).filter((a) => a.points > 0 && s.players[a.player]).map((a) => `${m.outAwards(a.points, s.players[a.player]!.name)}, `).join('');
   if (o.ruling === 'score') return `${m.outScores(shooter, o.points)}, ${given}${turn}`;
-  if (o.ruling === 'no-score') return `${m.outNoPoint} — ${given}${turn}`;
+  if (o.ruling === 'no-score') return `${m.outNoPoint}, ${given}${turn}`;
   const loss = o.points < 0 ? `${m.outLoses(shooter, -o.points)}, ` : '';
-  return `${m.outFoul(named(m.foul, o.foul ?? 'referee'))} — ${loss}${given}${turn}`;
+  return `${m.outFoul(named(m.foul, o.foul ?? 'referee'))}, ${loss}${given}${turn}`;
 }
 
 /** Options most likely first when the hub weighs them (`likelihood`, 0..1); the engine's order otherwise. */
@@ -140,7 +140,7 @@ function promptCard(s: TableView, rec: TableRecord, m: Messages): Html {
   })}</div>
   <p class="muted keys">${m.keysHint(options.length)}</p>
   <details class="evidence-box"><summary>${m.theSensorsSaw}</summary>
-    ${events.length > 0 ? h`<ol class="evidence">${events.map((e, i) => h`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e, m)}${unknown.has(i) ? h` <strong>← ${m.undetermined}</strong>` : ''}</li>`)}</ol>` : ''}
+    ${events.length > 0 ? h`<ol class="evidence">${events.map((e, i) => h`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e, m, s.cueBall)}${unknown.has(i) ? h` <strong>← ${m.undetermined}</strong>` : ''}</li>`)}</ol>` : ''}
     ${p.rules.length > 0 ? h`<p>${m.rules}: ${rulesChips(p.rules)}</p>` : ''}
     <ul class="option-rules">${options.map((o, k) => h`<li>${k + 1}: ${rulesChips(o.rules)}</li>`)}</ul>
   </details>
