@@ -147,6 +147,12 @@ describe('fragments', () => {
     expect(scoreboardFragment(rec({ status: 'finished', winner: 'Ana', matchStartedAt: new Date().toISOString() }), '1').value).not.toContain('match-clock');
   });
 
+  it('scoreboard: while a shot is under review the last-shot line says so (the timeline shows that shot, not the one before)', () => {
+    const html = scoreboardFragment(rec({ status: 'awaiting-referee' }), '1').value;
+    expect(html).toContain('<div class="lastshot review"><span class="ls-label">Last shot</span><span class="ls-text">under review by the referee</span></div>');
+    expect(scoreboardFragment(rec({ status: 'awaiting-referee' }), '1', { lang: 'ru' }).value).toContain('на рассмотрении у судьи');
+  });
+
   it('scoreboard in Russian uses the seeds’ terms', () => {
     const html = scoreboardFragment(rec(), '1', { lang: 'ru' }).value;
     expect(html).toContain('Серия');

@@ -112,6 +112,8 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m:
 function lastShotLine(s: TableView, m: Messages): Html {
   const last = s.shots[s.shots.length - 1];
   const adj = (s.adjustments ?? []).at(-1);
+  // The timeline shows the shot under review: the line says so rather than describe the one before.
+  if (s.status === 'awaiting-referee') return h`<div class="lastshot review"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${m.underReview}</span></div>`;
   if (adj && adj.afterShot >= s.shotCount) return h`<div class="lastshot adjust"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${adjustmentLine(adj, m)}</span></div>`;
   if (!last) return h`<div class="lastshot empty">${m.noShotYet(s.turn ?? '')}</div>`;
   return h`<div class="lastshot ${last.foul ? 'foul' : last.points > 0 ? 'scored' : 'miss'}"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${shotLine(last, m)}</span></div>`;
