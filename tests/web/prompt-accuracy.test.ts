@@ -15,8 +15,9 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 /**
  * Issue 17's figure: how often the answer the console shows first (pre-selected) is the one
- * the physics truth picks. The physics simulator plays carom matches; the real hub hears only
- * what its sensors would (rail piezos by channel, the click channel: no ball ids); each prompt
+ * the physics truth picks. The physics simulator plays carom and five-skittle matches; the real
+ * hub hears only what its sensors would (rail piezos by channel, the click channel, the skittle
+ * switches: no ball ids); each prompt
  * is read off the referee console in Chromium and answered there, by keyboard, with the truth
  * (so the hub's match stays in step with the truth). This MEASURES the figure (the likelihood
  * model is being improved elsewhere); it asserts only that it is measured over at least 200
@@ -25,8 +26,9 @@ import { REPO_ROOT } from '../support/paths.ts';
  */
 const CHROMIUM = '/usr/bin/chromium';
 const skip = componentMissing('Debian chromium at /usr/bin/chromium', executableExists(CHROMIUM));
-const GAMES = ['three-cushion', 'carom', 'one-cushion'] as const;
-const SHOTS_PER_GAME = 70;
+const GAMES = ['three-cushion', 'carom', 'one-cushion', 'skittles-5'] as const;
+const SHOTS_PER_GAME = 60;
+const SKITTLE_SWITCH = { king: 0, head: 1, foot: 2, left: 3, right: 4 } as const;
 const RAIL_CHANNEL = { head: 0, foot: 1, left: 2, right: 3 } as const;
 const SEED = 17;
 const setupOf = (variant: string) => ({ variant, players: ['Ana', 'Ben'], target: 100_000 });
@@ -54,6 +56,7 @@ describe.skipIf(skip)('the pre-selected answer against the physics truth, real h
         id: variant,
         source: { type: 'simulator' },
         rails: { '0': 'head', '1': 'foot', '2': 'left', '3': 'right' },
+        skittles: Object.fromEntries(Object.entries(SKITTLE_SWITCH).map(([k, i]) => [String(i), k])),
         // A slow ball may take seconds from one rail to the next: the shot ends when the test says.
         quietWindowMs: 15_000,
         defaultMatch: setupOf(variant),
@@ -94,9 +97,19 @@ describe.skipIf(skip)('the pre-selected answer against the physics truth, real h
       t.clock.t = Math.max(t.clock.t, at);
       const stamp = { boardUs: t.clock.t * 1000, hubTime: t.clock.t, seq: 0 };
       const event: SensorEvent | null =
-        e.kind === 'cushion' ? { type: 'rail-hit', channel: RAIL_CHANNEL[e.rail], amplitude: 120, ...stamp } : e.kind === 'ball' ? { type: 'click', amplitude: 90, ...stamp } : null;
+        e.kind === 'cushion'
+          ? { type: 'rail-hit', channel: RAIL_CHANNEL[e.rail], amplitude: 120, ...stamp }
+          : e.kind === 'ball'
+            ? { type: 'click', amplitude: 90, ...stamp }
+            : e.kind === 'skittle'
+              ? { type: 'skittle', index: SKITTLE_SWITCH[e.skittle as keyof typeof SKITTLE_SWITCH], state: 'down', ...stamp }
+              : null;
       if (event) source.emit(event);
     }
+    t.clock.t += 16_000;
+    t.hub.tables.get(table)!.tick(t.clock.t);
+    // The referee stands the felled skittles up again before the next shot.
+    for (const e of shot.events) if (e.kind === 'skittle') source.emit({ type: 'skittle', index: SKITTLE_SWITCH[e.skittle as keyof typeof SKITTLE_SWITCH], state: 'up', boardUs: t.clock.t * 1000, hubTime: t.clock.t, seq: 0 });
     t.clock.t += 16_000;
     t.hub.tables.get(table)!.tick(t.clock.t);
   }
@@ -117,9 +130,10 @@ describe.skipIf(skip)('the pre-selected answer against the physics truth, real h
       };
       let played = 0;
       while (played < SHOTS_PER_GAME) {
+        if (truth.view().status === 'finished' || truth.view().status === 'drawn') restart();
         const view = truth.view();
         const { shot } = physics.plan({ variant, cueBall: view.cueBall!, isBreak: view.shots.length === 0, random, table: { length: 2840, width: 1420 }, instructions: view.instructions });
-        if (shot.events.some((e) => e.kind !== 'cushion' && e.kind !== 'ball')) {
+        if (shot.events.some((e) => e.kind !== 'cushion' && e.kind !== 'ball' && e.kind !== 'skittle')) {
           tally.skipped += 1; // a ball off the table: no sensor of this rig reports it
           continue;
         }
