@@ -178,7 +178,7 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   const venueHash = config.venue?.passwordHash ?? hashPasswordSync(randomBytes(24).toString('base64url'));
   // Logins outlive a restart: session ids are signed with a key kept in DATA_DIR.
   const sessionKey = Buffer.from(persistentSecret(dataDir, 'session.key', undefined, 43), 'base64url');
-  const web = await startWeb(createWebPanel, hub, config, { ...webListen, tls, trustProxy }, venueHash, sessionKey);
+  const web = await startWeb(createWebPanel, hub, config, { ...webListen, tls, trustProxy }, venueHash, sessionKey, join(dataDir, 'sessions-ended'));
   if (!web.ok) {
     await within(1000, hub.stop());
     return fail(web.error, 1);
@@ -220,6 +220,7 @@ async function startWeb(
   listen: { host: string; port: number; tls: { cert: string; key: string } | null; trustProxy: boolean },
   venueHash: string,
   sessionKey: Buffer,
+  sessionsEndedFile: string,
 ): Promise<{ ok: true; lines: string[]; stop: () => Promise<void> } | { ok: false; error: string }> {
   try {
     const panel = createWebPanel({
@@ -233,6 +234,7 @@ async function startWeb(
       trustProxy: listen.trustProxy,
       ...(listen.tls ? { tls: listen.tls } : {}),
       sessionKey,
+      sessionsEndedFile,
     });
     panel.app.get('/metrics', (c) => c.text(hub.metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' }));
     const { url } = await panel.start();

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { EndedSessions } from './ended-sessions.ts';
 
 /**
  * Venue credentials, sessions and login rate limiting.
@@ -29,12 +30,16 @@ export interface Session {
  */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
-  private readonly ended = new Set<string>();
+  /** Logged-out signed ids: never taken up again, across restarts when kept in a file. */
+  private readonly ended: EndedSessions;
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number,
     private readonly secret: Buffer | null = null,
-  ) {}
+    endedFile: string | null = null,
+  ) {
+    this.ended = new EndedSessions(secret ? endedFile : null, ttlMs, now);
+  }
 
   private sign(text: string): string {
     return createHmac('sha256', this.secret!).update(text).digest('base64url');
@@ -92,7 +97,12 @@ export class SessionStore {
 
   destroy(id: string): void {
     this.sessions.delete(id);
-    if (this.secret) this.ended.add(id);
+    if (this.secret) this.ended.add(id, this.issuedAt(id) ?? this.now());
+  }
+
+  private issuedAt(id: string): number | null {
+    const at = parseInt(id.split('.')[2] ?? '', 36);
+    return Number.isFinite(at) ? at : null;
   }
 
   clear(): void {

@@ -33,7 +33,7 @@ export function createWebPanel(input: WebPanelOptions): WebPanel {
   const store = new TableStore();
   const league = new LeagueCache();
   const link = new MqttLink(options, store, league);
-  const sessions = new SessionStore(options.sessionTtlMs, options.clock, options.sessionKey ?? null);
+  const sessions = new SessionStore(options.sessionTtlMs, options.clock, options.sessionKey ?? null, options.sessionsEndedFile ?? null);
   const loginLimiter = new RateLimiter(options.loginAttemptsPerMinute, 60_000, options.clock);
   const streams = new StreamRegistry();
   const clientIp = (c: Context): string => {

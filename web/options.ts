@@ -49,6 +49,8 @@ export const optionsSchema = z.strictObject({
   sessionTtlMs: z.number().int().min(1000).default(8 * 60 * 60 * 1000),
   /** Signs session ids so that logins outlive a restart (keep it secret and persistent: DATA_DIR/session.key); at least 32 bytes. */
   sessionKey: z.custom<Buffer>((v) => Buffer.isBuffer(v) && v.length >= 32, 'a Buffer of at least 32 random bytes').optional(),
+  /** Where logged-out sessions are kept (DATA_DIR/sessions-ended), so a restart does not take them up again; with `sessionKey`. */
+  sessionsEndedFile: z.string().min(1).optional(),
   loginAttemptsPerMinute: z.number().int().min(1).max(1000).default(5),
   /** The venue's language for every page; a browser's own choice (the switch, a cookie) overrides it. */
   language: z.enum(LANGS).default('en'),

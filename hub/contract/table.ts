@@ -69,6 +69,13 @@ export const promptViewSchema = z.object({
       assumption: z.string().optional(),
       /** Extension: how likely this option is by the sensors' evidence (0–1, options sum to 1); options come most likely first. Never decides. */
       likelihood: z.number().min(0).max(1),
+      /**
+       * Extension: the option's condition — for each fact in `facts` it narrows, the candidate
+       * values under which the sensors' readings lead to it. Absent when no fact narrows it.
+       */
+      when: list(z.object({ event: z.number().int(), kind: undeterminedFactSchema.shape.kind, field: undeterminedFactSchema.shape.field, values: list(z.string()) })).optional(),
+      /** Extension: points the option gives to other players (index in the match's order), e.g. a penalty. */
+      awards: list(z.object({ player: z.number().int().nonnegative(), points: z.number() })).optional(),
     }),
   ),
 });
@@ -83,6 +90,8 @@ export const variantDetailsSchema = z.object({
   mode: z.unknown().optional(),
   finishingSafety: z.unknown().optional(),
   setup: list(instructionSchema).optional(),
+  /** Extension, balkline and free game (BK-1..3, FG-3): caroms made in the current zone against its limit; `zone` '?' when unseen, null when the balls are held in none. */
+  zone: z.object({ name: z.string(), zone: z.string().nullable(), count: count, limit: count }).optional(),
 });
 
 const matchStatus = z.enum(['playing', 'awaiting-referee', 'finished', 'drawn']);
@@ -134,6 +143,8 @@ export const tableStateSchema = matchViewSchema.extend({
   match: z.object({ variant: z.string(), players: z.array(z.string()), target: z.number(), options: z.record(z.string(), z.unknown()) }).nullable(),
   /** Extension: the table's display name (config `name`); displays say "Table <id>" in their language without it. */
   name: z.string().optional(),
+  /** Extension: which rail each piezo channel (0–5) sits behind, from the table's config `rails` (the hardware page names its channels with it). */
+  rails: z.record(z.string(), z.string()).optional(),
   /** Extension: when the match being played started (ISO 8601), for the match clock. */
   matchStartedAt: iso.optional(),
   /** Extension: the referee's score adjustments of this match, with their reasons and the shot they followed. */

@@ -191,6 +191,7 @@ export class Match {
     // How likely each effect is: the weights of the readings that lead to it (a reading judged
     // several ways, on facts outside the events, shares its weight among them).
     const weights = new Map<string, number>();
+    const readingsOf = new Map<string, (typeof scanned.worlds)[number][]>();
     for (const world of scanned.worlds) {
       const judged = this.variant.judge(ctx, world.state);
       const list = (Array.isArray(judged) ? judged : [judged]) as Outcome[];
@@ -199,6 +200,7 @@ export class Match {
         outcomes.push(outcome);
         const key = effectKey(outcome);
         weights.set(key, (weights.get(key) ?? 0) + world.weight * shares[k]!);
+        (readingsOf.get(key) ?? readingsOf.set(key, []).get(key)!).push(world);
       });
     }
     const distinct = distinctOutcomes(outcomes);
@@ -208,7 +210,7 @@ export class Match {
     }
     const extras = (this.variant.promptExtras?.(ctx) ?? []) as Outcome[];
     const offered = distinctOutcomes([...distinct, ...extras.filter((x) => !distinct.some((o) => effectKey(o) === effectKey(x)))]);
-    const prompt = buildPrompt(ctx, rankByLikelihood(offered, weights), scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)));
+    const prompt = buildPrompt(ctx, rankByLikelihood(offered, weights), scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)), readingsOf);
     this.commit(() => ({ ...core, status: 'awaiting-referee', prompt }));
     return ok(undefined);
   }
@@ -485,7 +487,14 @@ function boundsFor(variant: AnyVariant, options: Record<string, unknown>): Physi
   return { table: (options.table as TableSize | undefined) ?? MATCH_TABLE, ballDiameter: CAROM_BALL_MM, separateAfterContact: true };
 }
 
-function buildPrompt(ctx: ShotContext, ranked: { outcome: Outcome; likelihood: number }[], facts: UndeterminedFact[], overflow: boolean, answers: ReadonlySet<string>): OpenPrompt {
+function buildPrompt(
+  ctx: ShotContext,
+  ranked: { outcome: Outcome; likelihood: number }[],
+  facts: UndeterminedFact[],
+  overflow: boolean,
+  answers: ReadonlySet<string>,
+  readingsOf: ReadonlyMap<string, readonly { values(): ReadonlyMap<number, ReadonlySet<string>> }[]> = new Map(),
+): OpenPrompt {
   const outcomes = ranked.map((r) => r.outcome);
   // Assumptions of the readings are facts in question; those of extra answers ("could not tell") are not.
   const assumptions = outcomes.flatMap((o) => (o.assumption && !answers.has(effectKey(o)) ? [o.assumption] : []));
@@ -514,9 +523,38 @@ function buildPrompt(ctx: ShotContext, ranked: { outcome: Outcome; likelihood: n
         rules: o.rules,
         ...(o.assumption ? { assumption: o.assumption } : {}),
         likelihood: Math.round(ranked[index]!.likelihood * 1000) / 1000,
+        ...optionDetails(o, ctx, facts, readingsOf.get(effectKey(o)) ?? []),
       })),
     },
   };
+}
+
+type PromptOptionView = PromptView['options'][number];
+
+/**
+ * What a button needs to name its condition and its result: for each fact in question, the
+ * values under which the readings lead to this option (facts that do not narrow are left out),
+ * and the points it gives to other players (a penalty to the opponent).
+ */
+function optionDetails(
+  o: Outcome,
+  ctx: ShotContext,
+  facts: readonly UndeterminedFact[],
+  readings: readonly { values(): ReadonlyMap<number, ReadonlySet<string>> }[],
+): Pick<PromptOptionView, 'when' | 'awards'> {
+  const awards = o.awards.filter((a) => a.player !== ctx.shooter && a.points !== 0).map((a) => ({ player: a.player, points: a.points }));
+  const when: NonNullable<PromptOptionView['when']>[number][] = [];
+  if (readings.length > 0) {
+    const per = readings.map((r) => r.values());
+    for (const fact of facts) {
+      if (fact.event < 0 || fact.kind === 'unobserved') continue;
+      const values = new Set<string>();
+      for (const v of per) for (const x of v.get(fact.event) ?? []) values.add(x);
+      const narrowed = fact.candidates.filter((c) => values.has(c));
+      if (narrowed.length > 0 && narrowed.length < fact.candidates.length) when.push({ event: fact.event, kind: fact.kind, field: fact.field, values: narrowed });
+    }
+  }
+  return { ...(when.length > 0 ? { when } : {}), ...(awards.length > 0 ? { awards } : {}) };
 }
 
 function describeFact(fact: UndeterminedFact): string {

@@ -13,6 +13,20 @@ export interface VariantDetails {
   mode?: unknown;
   finishingSafety?: unknown;
   setup?: Instruction[];
+  /** Balkline and free game: caroms made in the current zone against its limit (BK-1..3, FG-3). */
+  zone?: ZoneCount;
+}
+
+/**
+ * The zone limit as it stands: `zone` is the zone both object balls are held in ('|' joins the
+ * zones of balls in balk; '?' when no one saw where they lay), null when they are held in none.
+ */
+export interface ZoneCount {
+  /** The geometry's name: "47/2", "corner triangles". */
+  name: string;
+  zone: string | null;
+  count: number;
+  limit: number;
 }
 
 /** The state object of CONTRACT §2, with the fields this project adds. */
@@ -75,5 +89,13 @@ export interface PromptView {
     assumption?: string;
     /** Extension: how likely this option is by the sensors' evidence (0–1, options sum to 1); options come most likely first. Never decides. */
     likelihood: number;
+    /**
+     * Extension: the condition of this option — for each fact in `facts` that it narrows, the
+     * candidate values under which the sensors' readings lead to it. Absent: no fact narrows it
+     * (an answer no reading gives, or one that rests on `assumption` alone).
+     */
+    when?: readonly { event: number; kind: UndeterminedFact['kind']; field: UndeterminedFact['field']; values: readonly string[] }[];
+    /** Extension: points this option gives to other players (player index in the match's order), e.g. a penalty. */
+    awards?: readonly { player: number; points: number }[];
   }[];
 }

@@ -47,6 +47,11 @@ export interface World<S> {
   weight: number;
   /** The value each unknown took in this reading: event index → value. */
   assumed: ReadonlyMap<number, string>;
+  /**
+   * Every value each unknown took in the readings merged into this one (event index → values).
+   * Computed when asked (a prompt names them per option), so a shot decided at once pays nothing.
+   */
+  values(): ReadonlyMap<number, ReadonlySet<string>>;
 }
 
 export interface Enumeration<S> {
@@ -60,6 +65,7 @@ export interface Enumeration<S> {
 
 const WORLD_LIMIT = 4096;
 const NO_ASSUMPTIONS: ReadonlyMap<number, string> = new Map();
+const NO_VALUES = (): ReadonlyMap<number, ReadonlySet<string>> => new Map();
 
 /**
  * A branch's assumptions as a list sharing its tail with the branch it came from: taking
@@ -69,13 +75,20 @@ const NO_ASSUMPTIONS: ReadonlyMap<number, string> = new Map();
 interface Assumption {
   index: number;
   value: string;
-  earlier: Assumption | null;
+  earlier: Trail;
 }
+
+/** Readings merged into one: each kept its own assumptions up to the merge. */
+interface Joined {
+  joined: Trail[];
+}
+
+type Trail = Assumption | Joined | null;
 
 interface Branch<S> {
   moving: number;
   state: S;
-  assumed: Assumption | null;
+  assumed: Trail;
   /** The pair (bits) that met last, while neither has touched anything since (SEPARATE_AFTER_CONTACT). */
   met: number;
   /** Per ball, its last rail and when, while recent enough to bound an opposite-rail hit. */
@@ -97,11 +110,38 @@ export interface InferenceOptions {
   likelihood?: { model: LikelihoodModel; variant: string };
 }
 
-function assumptionMap(last: Assumption | null): ReadonlyMap<number, string> {
+/** One reading's assumptions: of merged readings, the first one's. */
+function assumptionMap(last: Trail): ReadonlyMap<number, string> {
   if (last === null) return NO_ASSUMPTIONS;
   const cells: Assumption[] = [];
-  for (let a: Assumption | null = last; a !== null; a = a.earlier) cells.push(a);
+  for (let a: Trail = last; a !== null; ) {
+    if ('joined' in a) a = a.joined[0] ?? null;
+    else {
+      cells.push(a);
+      a = a.earlier;
+    }
+  }
   return new Map(cells.reverse().map((a) => [a.index, a.value]));
+}
+
+/** Every value each unknown took on any path of merged readings (each shared cell visited once). */
+function valuesOf(last: Trail): ReadonlyMap<number, ReadonlySet<string>> {
+  const values = new Map<number, Set<string>>();
+  const seen = new Set<Assumption | Joined>();
+  const stack: Trail[] = [last];
+  while (stack.length > 0) {
+    const a = stack.pop()!;
+    if (a === null || seen.has(a)) continue;
+    seen.add(a);
+    if ('joined' in a) stack.push(...a.joined);
+    else {
+      let set = values.get(a.index);
+      if (!set) values.set(a.index, (set = new Set()));
+      set.add(a.value);
+      stack.push(a.earlier);
+    }
+  }
+  return values;
 }
 
 
@@ -119,7 +159,7 @@ export function enumerateWorlds<S>(
       const resolved = resolveKnown(events[index]!, index);
       if (resolved) state = scanner.step(state, resolved);
     }
-    return { worlds: [{ state, assumed: NO_ASSUMPTIONS, weight: 1 }], undetermined: [], inferred: NO_ASSUMPTIONS, overflow: false };
+    return { worlds: [{ state, assumed: NO_ASSUMPTIONS, weight: 1, values: NO_VALUES }], undetermined: [], inferred: NO_ASSUMPTIONS, overflow: false };
   }
 
   const { bounds, likelihood } = inference;
@@ -188,7 +228,7 @@ export function enumerateWorlds<S>(
   }
   undetermined.sort((a, b) => a.event - b.event);
   return {
-    worlds: branches.map((b) => ({ state: b.state, assumed: assumptionMap(b.assumed), weight: b.weight })),
+    worlds: branches.map((b) => ({ state: b.state, assumed: assumptionMap(b.assumed), weight: b.weight, values: () => valuesOf(b.assumed) })),
     undetermined,
     inferred,
     overflow,
@@ -243,11 +283,23 @@ function bitOf(balls: readonly BallId[], ball: BallId): number {
 function merge<S>(branches: Branch<S>[], scanner: Scanner<S>): Branch<S>[] {
   if (branches.length < 2) return branches;
   const byKey = new Map<string, Branch<S>>();
+  const joins = new Map<Branch<S>, Joined>();
   for (const b of branches) {
     const key = `${b.moving}|${b.met}|${b.rails.map((m) => (m ? `${m.rail}${m.t}` : '')).join(',')}|${scanner.key(b.state)}`;
     const seen = byKey.get(key);
-    if (!seen) byKey.set(key, b);
-    else seen.weight += b.weight;
+    if (!seen) {
+      byKey.set(key, b);
+      continue;
+    }
+    seen.weight += b.weight;
+    // The merged reading keeps both histories, so a prompt can say which values lead to it.
+    if (b.assumed === seen.assumed) continue;
+    let join = joins.get(seen);
+    if (!join) {
+      joins.set(seen, (join = { joined: [seen.assumed] }));
+      seen.assumed = join;
+    }
+    join.joined.push(b.assumed);
   }
   return [...byKey.values()];
 }

@@ -48,6 +48,7 @@ export class StateProjection {
       pendingShots: pending.length,
       nextShot,
       ...(this.config.name ? { name: this.config.name } : {}),
+      rails: { ...this.config.rails },
       ...(matchStartedAt ? { matchStartedAt } : {}),
       adjustments: match ? match.adjustmentLog.map((a) => ({ ...a })) : [],
       match: setupLine ? { variant: setupLine.variant, players: [...setupLine.players], target: setupLine.target, options: { ...(setupLine.options ?? {}) } } : null,

@@ -75,6 +75,21 @@ describe('hub process', () => {
     expect(lastState!.shotCount).toBe(acknowledged);
   }, 60_000);
 
+  it('npm start with no configuration shows the demo house league with its standings on /league within 60 s (issue 17)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hub-demo-'));
+    const started = Date.now();
+    const hub = await startHub({ CONFIG: '', DATA_DIR: dataDir });
+    let html = '';
+    while (Date.now() - started < 60_000) {
+      html = await (await fetch(`${hub.webUrl}/league`)).text();
+      if (html.includes('class="lg-standings"')) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(html).toContain('class="lg-standings"');
+    expect(html.match(/<td class="pn">/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 70_000);
+
   it('a corrupt configuration is refused with one line naming the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hub-bad-'));
     const config = writeConfig(dir, { tables: [{ id: 't1', source: { type: 'serial', path: '/dev/x' }, rails: { '9': 'head' } }] });

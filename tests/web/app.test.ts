@@ -127,6 +127,25 @@ describe('API', () => {
   });
 });
 
+describe('hardware page', () => {
+  it('names each channel by the rail the table config puts it behind (published as `rails`), in both languages', async () => {
+    const { app, stub } = await panel();
+    stub.deliver('billiards/tables/1/state', sampleState('1', { rails: { '0': 'foot', '1': 'head', '3': 'left', '5': 'right' } }));
+    const s = await login(app);
+    const en = await (await app.request('/hardware/1?lang=en', { headers: { cookie: s.cookie } })).text();
+    expect(en).toContain('<td>piezo 3 (left rail)</td>');
+    expect(en).toContain('<td>piezo 0 (foot rail)</td>');
+    expect(en).toContain('<td>piezo 2 (not wired to a rail)</td>');
+    expect(en).not.toContain('piezo 3 (right rail)');
+    expect(en).toContain('<td>ball contact (click)</td>');
+    const ru = await (await app.request('/hardware/1?lang=ru', { headers: { cookie: s.cookie } })).text();
+    expect(ru).toContain('<td>пьезодатчик 3 (левый борт)</td>');
+    // Before the hub has said (no state yet): the default wiring.
+    const none = await (await app.request('/hardware/2?lang=en', { headers: { cookie: s.cookie } })).text();
+    expect(none).toContain('<td>piezo 3 (right rail)</td>');
+  });
+});
+
 describe('auth', () => {
   it('console and hardware pages redirect to the login page', async () => {
     const { app } = await panel();

@@ -142,6 +142,15 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     const question = (await ref.locator('#prompt-q').textContent()) ?? '';
     expect(question).toMatch(lang === 'en' ? /^Which balls met — .+ or .+\?$/ : /^Какие шары столкнулись — .+ или .+\?$/);
     await shot(ref, `console-prompt-${tag}`);
+    // Each button names the sensor fact that leads to it and the result, in the page's language.
+    const buttons = await ref.locator('#prompt .option .o-text').allTextContents();
+    const ballWords = lang === 'en' ? /^The (cue ball|yellow|red|white)\b/ : /^(Биток|Жёлтый|Красный|Белый)(?=[ ;,—])/;
+    const result = lang === 'en' ? /— (.+ scores \d+, the run goes on|No point, turn passes to .+|Foul .+)$/ : /— (.+ получает \d+ очк.*, серия продолжается|Без очков, удар переходит к .+|Штраф .+)$/;
+    expect(buttons.length).toBeGreaterThanOrEqual(2);
+    for (const text of buttons) {
+      expect(text.trim()).toMatch(ballWords);
+      expect(text.trim().replace(/\s+/g, ' ')).toMatch(result);
+    }
 
     // 1 chooses, Enter sends.
     const first = ref.locator('#prompt .option[data-key="1"]');
@@ -207,20 +216,33 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     await ref.context().close();
   });
 
-  it('a restart of the hub and the panel keeps the referee logged in', async () => {
+  it('a restart of the hub and the panel keeps the referee logged in, and one who logged out logged out', async () => {
     const ref = await loggedIn({ width: 1366, height: 768 }, '/referee/t1');
     const port = Number(new URL(base).port);
-    await panel.stop();
-    const dataDir = t.dataDir;
-    await t.hub.stop();
-    t = await startTestHub({ dataDir, config });
-    for (const x of TABLES) t.sources.get(x.id)!.emit(linkUp(t.clock.t));
-    panel = createWebPanel({ mqtt: t.hub.panelMqtt('web-e2e-2'), port, venue: { username: 'venue', passwordHash }, requestTimeoutMs: 3000, sessionKey: SESSION_KEY, loginAttemptsPerMinute: 100 });
-    await panel.start();
+    let restarts = 0;
+    const restart = async () => {
+      await panel.stop();
+      const dataDir = t.dataDir;
+      await t.hub.stop();
+      t = await startTestHub({ dataDir, config });
+      for (const x of TABLES) t.sources.get(x.id)!.emit(linkUp(t.clock.t));
+      const sessionsEndedFile = join(dataDir, 'sessions-ended');
+      panel = createWebPanel({ mqtt: t.hub.panelMqtt(`web-e2e-r${++restarts}`), port, venue: { username: 'venue', passwordHash }, requestTimeoutMs: 3000, sessionKey: SESSION_KEY, sessionsEndedFile, loginAttemptsPerMinute: 100 });
+      await panel.start();
+    };
+    await restart();
     await ref.reload();
     expect(new URL(ref.url()).pathname).toBe('/referee/t1');
     await ref.locator('#live .state').waitFor();
     expect(await ref.locator('.topnav .who').textContent()).toBe('venue');
+    // Log out, keep the old cookie (as a copied cookie would be), restart: still logged out.
+    const cookies = await ref.context().cookies();
+    await ref.click('.topnav form[action="/logout"] button');
+    await ref.waitForURL(`${base}/`);
+    await restart();
+    await ref.context().addCookies(cookies);
+    await ref.goto(`${base}/referee/t1`);
+    expect(new URL(ref.url()).pathname).toBe('/login');
     await ref.context().close();
   });
 

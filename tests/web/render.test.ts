@@ -148,6 +148,12 @@ describe('fragments', () => {
     expect(scoreboardFragment(rec({ status: 'finished', winner: 'Ana', matchStartedAt: new Date().toISOString() }), '1').toString()).not.toContain('match-clock');
   });
 
+  it('scoreboard: while a shot is under review the last-shot line says so (the timeline shows that shot, not the one before)', () => {
+    const html = scoreboardFragment(rec({ status: 'awaiting-referee' }), '1').toString();
+    expect(html).toContain('<div class="lastshot review"><span class="ls-label">Last shot</span><span class="ls-text">under review by the referee</span></div>');
+    expect(scoreboardFragment(rec({ status: 'awaiting-referee' }), '1', { lang: 'ru' }).toString()).toContain('на рассмотрении у судьи');
+  });
+
   it('scoreboard in Russian uses the seeds’ terms', () => {
     const html = scoreboardFragment(rec(), '1', { lang: 'ru' }).toString();
     expect(html).toContain('Серия');
@@ -168,9 +174,9 @@ describe('fragments', () => {
     const shot = { type: 'shot' as const, table: '1', at: '', result: null, prompt: true, events: [{ kind: 'ball', balls: ['white', 'red'], t: 100 }, { kind: 'cushion', rail: 'foot', ball: null, t: 500 }] };
     const r = { ...rec({ status: 'awaiting-referee', prompt }), lastShot: shot, promptShot: shot };
     const html = refereeFragment(r, '1').toString();
-    expect(html).toContain('Which ball hit the foot rail at 0.50 s after white met red — white or red?');
+    expect(html).toContain('Which ball hit the foot rail at 0.50 s after cue ball met red — cue ball or red?');
     expect(html).toContain('Ana scores 1, the run goes on');
-    expect(html).toContain('No point — turn passes to Ben');
+    expect(html).toContain('No point, turn passes to Ben');
     expect(html.match(/data-action="ruling"/g)).toHaveLength(2);
     // No likelihood from the hub: the engine's order, nothing pre-selected.
     expect(html).not.toContain('selected');
@@ -182,6 +188,15 @@ describe('fragments', () => {
     expect(html2).toMatch(/option ruling-no-score selected" data-action="ruling" data-ruling="no-score" data-option="1" data-key="1"/);
     expect(html2).toContain('80% likely');
     expect(refereeFragment(r, '1', 'ru').toString()).toContain('Какой шар ударился в нижний борт');
+    // With the engine's `when`: each button names the fact that leads to it (white is Ana's cue ball).
+    const when = { ...prompt, options: [{ ...prompt.options[0]!, when: [{ event: 1, kind: 'cushion' as const, field: 'ball' as const, values: ['white'] }] }, { ...prompt.options[1]!, when: [{ event: 1, kind: 'cushion' as const, field: 'ball' as const, values: ['red'] }], awards: [{ player: 1, points: 2 }] }] };
+    const withWhen = { ...r, state: { ...r.state, cueBall: "white", prompt: when } } as never;
+    const en = refereeFragment(withWhen, '1').toString();
+    expect(en).toContain('<span class="o-cond">The cue ball</span> — <span class="o-result">Ana scores 1, the run goes on</span>');
+    expect(en).toContain('<span class="o-cond">The red</span> — <span class="o-result">No point, 2 points to Ben, turn passes to Ben</span>');
+    const ru = refereeFragment(withWhen, '1', 'ru').toString();
+    expect(ru).toContain('<span class="o-cond">Биток</span> — <span class="o-result">Ana получает 1 очко, серия продолжается</span>');
+    expect(ru).toContain('<span class="o-cond">Красный</span>');
   });
 
   it('referee: undo names what it takes back; adjustments sit in the shot list with their reason', () => {

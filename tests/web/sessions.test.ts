@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +16,8 @@ afterEach(async () => {
   for (const p of running.splice(0)) await p.stop();
 });
 
-function panel(sessionKey?: Buffer) {
-  const p = createWebPanel({ mqtt: { client: new StubClient().asClient() }, port: 0, venue: { username: 'venue', passwordHash }, ...(sessionKey ? { sessionKey } : {}) });
+function panel(sessionKey?: Buffer, sessionsEndedFile?: string) {
+  const p = createWebPanel({ mqtt: { client: new StubClient().asClient() }, port: 0, venue: { username: 'venue', passwordHash }, ...(sessionKey ? { sessionKey } : {}), ...(sessionsEndedFile ? { sessionsEndedFile } : {}) });
   running.push(p);
   return p;
 }
@@ -63,6 +63,27 @@ describe('sessions across a restart', () => {
     const r = createWebPanel({ mqtt: { client: new StubClient().asClient() }, port: 0, venue: { username: 'venue', passwordHash }, sessionKey: key, clock: () => now, sessionTtlMs: 60_000 });
     running.push(r);
     expect((await consolePage(r, old.cookie)).status).toBe(303);
+  });
+
+  it('a referee who logged out stays logged out after a restart, even replaying the old cookie; one logged in stays logged in', async () => {
+    const key = randomBytes(32);
+    const file = join(mkdtempSync(join(tmpdir(), 'ended-')), 'sessions-ended');
+    const before = panel(key, file);
+    const out = await login(before);
+    const stays = await login(before);
+    const res = await before.app.request('/logout', { method: 'POST', headers: { cookie: out.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=${out.csrf}` });
+    expect(res.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    // The file names no session id, only its digest.
+    const cookieValue = out.cookie.split('=')[1]!;
+    expect(readFileSync(file, 'utf8')).not.toContain(cookieValue);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const after = panel(key, file); // a new process
+    expect((await consolePage(after, out.cookie)).status).toBe(303);
+    expect((await consolePage(after, stays.cookie)).status).toBe(200);
+    // Without the file the logout would be forgotten: the file is what keeps it.
+    expect((await consolePage(panel(key), out.cookie)).status).toBe(200);
+    // And a third start still knows it (the file was rewritten, not emptied).
+    expect((await consolePage(panel(key, file), out.cookie)).status).toBe(303);
   });
 
   it('the key (and the demo password) are made once and kept in DATA_DIR, readable by the owner only', () => {

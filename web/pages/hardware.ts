@@ -11,13 +11,22 @@ import { messages, named, type Messages } from '../i18n.ts';
  */
 export const CHANNELS = [0, 1, 2, 3, 4, 5, 6] as const;
 
-/** A channel's name in the default wiring. */
-function channelName(channel: number, m: Messages): string {
+/**
+ * A channel's name: the rail the table's config puts it behind (`rails`, published in the table
+ * state), "not wired" for a piezo channel it leaves out; the default wiring before the hub has said.
+ */
+function channelNameOf(channel: number, m: Messages, rails: Readonly<Record<string, string>> | null): string {
+  if (channel === 6) return m.hwClick;
+  if (rails) {
+    const rail = rails[String(channel)];
+    return m.hwPiezo(channel, rail ? named(m.rail, rail) : m.hwUnwired);
+  }
   const where = [m.rail.head, m.rail.foot, m.rail.left, m.rail.right, m.hwLeftFootHalf, m.hwRightFootHalf][channel];
   return where ? m.hwPiezo(channel, where) : m.hwClick;
 }
 
-export function hardwareBody(table: string, name: string, m: Messages = messages('en')): Html {
+export function hardwareBody(table: string, name: string, m: Messages = messages('en'), rails: Readonly<Record<string, string>> | null = null): Html {
+  const channelName = (c: number, mm: Messages) => channelNameOf(c, mm, rails);
   return html`<main class="hw" data-table="${table}">
   <h1>${m.hwTitle(name)}</h1>
   <div class="hw-grid">

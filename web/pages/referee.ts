@@ -7,15 +7,16 @@ import type { TableRecord, TableView } from '../store.ts';
 import { adjustmentLine, rulesChips, shotLine, statusText, tableName, variantName } from './scoreboard.ts';
 import type { LooseEvent } from './shot-event.ts';
 
-type PromptOption = NonNullable<TableView['prompt']>['options'][number] & { likelihood?: number; condition?: string };
+type PromptOption = NonNullable<TableView['prompt']>['options'][number] & { likelihood?: number };
+type Condition = NonNullable<PromptOption['when']>[number];
 type Fact = { event: number; kind: string; field: string; candidates: string[] };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const seconds = (e: LooseEvent | undefined, m: Messages) => (e && typeof e.t === 'number' && e.t > 0 ? m.atTime((e.t / 1000).toFixed(2)) : '');
 
 /** One event of the shot in words ("white hit the foot rail"). */
-function eventText(e: LooseEvent, m: Messages): string {
-  const ball = (v: unknown) => (str(v) ? named(m.ball, str(v)!) : m.unknownBall);
+function eventText(e: LooseEvent, m: Messages, cueBall: string | null = null): string {
+  const ball = (v: unknown) => (str(v) ? named(m.ball, str(v) === cueBall ? 'cue' : str(v)!) : m.unknownBall);
   switch (e.kind) {
     case 'ball': {
       const [a, b] = Array.isArray(e.balls) ? e.balls : [];
@@ -38,19 +39,64 @@ function shotEvents(rec: TableRecord): LooseEvent[] {
 }
 
 /** The prompt as one question a referee would ask: about the first undetermined contact, in its context. */
-export function plainQuestion(facts: readonly Fact[], events: readonly LooseEvent[], m: Messages): string {
+export function plainQuestion(facts: readonly Fact[], events: readonly LooseEvent[], m: Messages, cueBall: string | null = null): string {
   const onEvents = facts.filter((f) => f.event >= 0 && f.event < events.length);
   const f = onEvents[0];
   if (!f) return `${m.qHowEnd} ${facts.length > 0 ? m.qDepends : m.qTooMany}`;
   const e = events[f.event]!;
   const prev = events.slice(0, f.event).reverse().find((p) => !(p.kind === 'cushion' && p.ball == null) && p.kind !== 'foul');
-  const after = prev ? m.qAfter(eventText(prev, m)) : '';
+  const after = prev ? m.qAfter(eventText(prev, m, cueBall)) : '';
   // The candidates end the question: "…: white or red?" (ball pairs come as "white+red").
-  const choices = ` ${m.qChoices(f.candidates.map((c) => c.split('+').map((b) => named(m.ball, b)).join(` ${m.and} `)))}`;
+  const choices = ` ${m.qChoices(f.candidates.map((c) => c.split('+').map((b) => named(m.ball, b === cueBall ? 'cue' : b)).join(` ${m.and} `)))}`;
   if (f.field === 'by') return `${m.qWhichFelled(named(m.skittle, str(e.skittle) ?? '?'))}${choices}`;
   if (f.field === 'balls') return `${m.qWhichBalls(seconds(e, m) + after)}${choices}`;
   if (e.kind === 'cushion') return `${m.qWhichBall(m.qHitRail(named(m.rail, str(e.rail) ?? '?')), `${seconds(e, m)}${after}`)}${choices}`;
-  return `${m.qWhichBall(eventText(e, m), seconds(e, m))}${choices}`;
+  return `${m.qWhichBall(eventText(e, m, cueBall), seconds(e, m))}${choices}`;
+}
+
+const capital = (text: string) => text.charAt(0).toLocaleUpperCase() + text.slice(1);
+
+/** The fact a prompt asks about: the first one on an event (plainQuestion words it). */
+const askedFact = (facts: readonly Fact[], events: readonly LooseEvent[]) => facts.find((f) => f.event >= 0 && f.event < events.length);
+
+/**
+ * The condition of an option in the referee's words, from the engine's `when`: the fact the
+ * question asks alone ("The cue ball"), any other with its event ("the red hit the head rail
+ * at 1.60 s"). Null when the option names no fact.
+ */
+export function optionCondition(o: PromptOption, facts: readonly Fact[], events: readonly LooseEvent[], cueBall: string | null, m: Messages, shown?: ReadonlySet<number>): string | null {
+  const when = ((o.when ?? []) as readonly Condition[]).filter((c) => !shown || shown.has(c.event));
+  if (when.length === 0) return null;
+  const ballName = (b: string) => m.theBall(named(m.ball, b === cueBall ? 'cue' : b));
+  const pair = (v: string) => v.split('+').map(ballName).join(` ${m.and} `);
+  const asked = askedFact(facts, events);
+  const ordered = [...when].sort((a, b) => (a.event === asked?.event ? -1 : b.event === asked?.event ? 1 : a.event - b.event));
+  const parts = ordered.map((c) => {
+    const balls = c.values.map(c.field === 'balls' ? pair : ballName).join(` ${m.or} `);
+    if (c.event === asked?.event) return balls;
+    const e = events[c.event];
+    if (!e) return balls;
+    if (c.field === 'balls') return c.values.map((v) => m.evBalls(...(v.split('+').map(ballName) as [string, string]))).join(` ${m.or} `) + seconds(e, m);
+    if (c.field === 'by') return m.evSkittle(named(m.skittle, str(e.skittle) ?? '?'), balls);
+    if (e.kind === 'cushion') return m.evRail(named(m.rail, str(e.rail) ?? '?'), balls) + seconds(e, m);
+    return `${balls}${seconds(e, m)}`;
+  });
+  return capital(parts.join('; '));
+}
+
+/**
+ * Which facts each button names: the asked one, and others only where options alike on the asked
+ * one differ on them (so a button stays one line where the question's fact tells them apart).
+ */
+export function shownFacts(options: readonly PromptOption[], facts: readonly Fact[], events: readonly LooseEvent[]): ReadonlySet<number>[] {
+  const asked = askedFact(facts, events)?.event;
+  const valuesOn = (o: PromptOption, event: number) => JSON.stringify(o.when?.find((c) => c.event === event)?.values ?? null);
+  return options.map((o) => {
+    const alike = options.filter((x) => x !== o && asked !== undefined && valuesOn(x, asked) === valuesOn(o, asked));
+    const shown = new Set<number>(asked === undefined ? (o.when ?? []).map((c) => c.event) : [asked]);
+    for (const c of o.when ?? []) if (alike.some((x) => valuesOn(x, c.event) !== valuesOn(o, c.event))) shown.add(c.event);
+    return shown;
+  });
 }
 
 /** What choosing an option does, in the referee's words: "Ana scores 1, the run goes on". */
@@ -59,10 +105,12 @@ export function optionResult(o: PromptOption, s: TableView, m: Messages): string
   const i = s.players.findIndex((p) => p.name === shooter);
   const next = s.players.length > 1 && i >= 0 ? s.players[(i + 1) % s.players.length]!.name : shooter;
   const turn = o.turnPasses ? m.outTurnTo(next) : m.outRunGoesOn;
-  if (o.ruling === 'score') return `${m.outScores(shooter, o.points)}, ${turn}`;
-  if (o.ruling === 'no-score') return `${m.outNoPoint} — ${turn}`;
+  // Points to others (a penalty credited to the opponent): "5 points to Ben".
+  const given = (o.awards ?? []).filter((a) => a.points > 0 && s.players[a.player]).map((a) => `${m.outAwards(a.points, s.players[a.player]!.name)}, `).join('');
+  if (o.ruling === 'score') return `${m.outScores(shooter, o.points)}, ${given}${turn}`;
+  if (o.ruling === 'no-score') return `${m.outNoPoint}, ${given}${turn}`;
   const loss = o.points < 0 ? `${m.outLoses(shooter, -o.points)}, ` : '';
-  return `${m.outFoul(named(m.foul, o.foul ?? 'referee'))} — ${loss}${turn}`;
+  return `${m.outFoul(named(m.foul, o.foul ?? 'referee'))}, ${loss}${given}${turn}`;
 }
 
 /** Options most likely first when the hub weighs them (`likelihood`, 0..1); the engine's order otherwise. */
@@ -80,11 +128,12 @@ function promptCard(s: TableView, rec: TableRecord, m: Messages): Html {
   const facts = p.facts as Fact[];
   const unknown = new Set(facts.map((f) => f.event));
   const { options, weighed } = orderedOptions(p.options as PromptOption[]);
+  const shown = shownFacts(options, facts, events);
   return html`<section class="card prompt" id="prompt" aria-labelledby="prompt-q" data-weighed="${weighed ? '1' : '0'}">
   <p class="prompt-kicker">${m.decisionNeeded}</p>
-  <h2 id="prompt-q" class="question">${plainQuestion(facts, events, m)}</h2>
+  <h2 id="prompt-q" class="question">${plainQuestion(facts, events, m, s.cueBall)}</h2>
   <div class="options" role="group" aria-labelledby="prompt-q">${options.map((o, k) => {
-    const condition = str(o.condition) ?? (o.assumption ? m.ifCondition(o.assumption) : null);
+    const condition = optionCondition(o, facts, events, s.cueBall, m, shown[k]) ?? (o.assumption ? m.ifCondition(o.assumption) : null);
     const selected = weighed && k === 0;
     return html`<button type="button" class="btn option ruling-${o.ruling}${selected ? ' selected' : ''}" data-action="ruling" data-ruling="${o.ruling}" data-option="${o.index}" data-key="${k + 1}" aria-pressed="${selected ? 'true' : 'false'}">
       <kbd>${k + 1}</kbd><span class="o-text">${condition ? html`<span class="o-cond">${condition}</span> — ` : ''}<span class="o-result">${optionResult(o, s, m)}</span></span>${typeof o.likelihood === 'number' ? html`<span class="o-like">${m.likely(Math.round(o.likelihood * 100))}</span>` : ''}
@@ -92,7 +141,7 @@ function promptCard(s: TableView, rec: TableRecord, m: Messages): Html {
   })}</div>
   <p class="muted keys">${m.keysHint(options.length)}</p>
   <details class="evidence-box"><summary>${m.theSensorsSaw}</summary>
-    ${events.length > 0 ? html`<ol class="evidence">${events.map((e, i) => html`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e, m)}${unknown.has(i) ? html` <strong>← ${m.undetermined}</strong>` : ''}</li>`)}</ol>` : ''}
+    ${events.length > 0 ? html`<ol class="evidence">${events.map((e, i) => html`<li class="${unknown.has(i) ? 'unknown' : ''}"><span class="ev-t">${typeof e.t === 'number' ? `${(e.t / 1000).toFixed(2)} s` : ''}</span> ${eventText(e, m, s.cueBall)}${unknown.has(i) ? html` <strong>← ${m.undetermined}</strong>` : ''}</li>`)}</ol>` : ''}
     ${p.rules.length > 0 ? html`<p>${m.rules}: ${rulesChips(p.rules)}</p>` : ''}
     <ul class="option-rules">${options.map((o, k) => html`<li>${k + 1}: ${rulesChips(o.rules)}</li>`)}</ul>
   </details>

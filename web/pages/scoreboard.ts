@@ -113,6 +113,8 @@ function playerCard(s: TableView, p: PlayerView, i: number, compact: boolean, m:
 function lastShotLine(s: TableView, m: Messages): Html {
   const last = s.shots[s.shots.length - 1];
   const adj = (s.adjustments ?? []).at(-1);
+  // The timeline shows the shot under review: the line says so rather than describe the one before.
+  if (s.status === 'awaiting-referee') return html`<div class="lastshot review"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${m.underReview}</span></div>`;
   if (adj && adj.afterShot >= s.shotCount) return html`<div class="lastshot adjust"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${adjustmentLine(adj, m)}</span></div>`;
   if (!last) return html`<div class="lastshot empty">${m.noShotYet(s.turn ?? '')}</div>`;
   return html`<div class="lastshot ${last.foul ? 'foul' : last.points > 0 ? 'scored' : 'miss'}"><span class="ls-label">${m.lastShot}</span><span class="ls-text">${shotLine(last, m)}</span></div>`;
@@ -134,6 +136,15 @@ function figureLine(s: TableView, m: Messages): Html {
   const attempt = typeof s.attempt === 'number' ? s.attempt : null;
   const of = typeof f.of === 'number' && f.of > 1 ? String(f.of) : '';
   return html`<div class="lastshot figure"><span class="ls-label">${m.figure(String(f.number ?? ''), of)}</span><span class="ls-text">${String(f.id ?? '')} ${String(f.name ?? '')}${typeof f.value === 'number' ? ` · ${f.value}` : ''}${attempt !== null ? ` · ${m.attempt(attempt)}` : ''}</span></div>`;
+}
+
+/** Balkline and free game (BK-1..3, FG-3): caroms made in the current zone against its limit. */
+export function zoneLine(s: TableView, m: Messages): Html {
+  const z = s.zone;
+  if (!z) return html``;
+  const text = z.zone === null ? m.zoneNone : z.zone === '?' ? m.zoneUnseen(z.count, z.limit) : m.zoneCount(z.count, z.limit);
+  const full = z.zone !== null && z.count >= z.limit;
+  return html`<div class="lastshot zone${full ? ' full' : ''}" data-count="${z.count}" data-limit="${z.limit}"><span class="ls-label">${m.zoneLabel(named(m.zoneName, z.name))}</span><span class="ls-text">${text}</span></div>`;
 }
 
 /** What a screen reader announces when the state changes: the score and the last shot. */
@@ -186,6 +197,7 @@ export function scoreboardFragment(rec: TableRecord | undefined, table: string, 
   <section class="players n${s.players.length}">${s.players.map((p, i) => playerCard(s, p, i, false, m))}</section>
   <section class="detail">
     ${figureLine(s, m)}
+    ${zoneLine(s, m)}
     ${lastShotLine(s, m)}
     ${skittles
       ? html`<div class="skittle-row"><figure class="skittles"><figcaption>${m.skittlesDown}: ${[...fallenSkittles(rec)].map((k) => named(m.skittle, k)).join(', ') || m.none}</figcaption>${skittlesSvg(s.variant, fallenSkittles(rec), m)}</figure>

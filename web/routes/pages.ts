@@ -107,6 +107,6 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const lang = langOf(c);
     const m = messages(lang);
     const name = tableName(store.get(table)?.state ?? null, table, m);
-    return page(c, m.hwTitle(name), html`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
+    return page(c, m.hwTitle(name), html`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m, store.get(table)?.state?.rails ?? null)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
   });
 }

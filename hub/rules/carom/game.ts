@@ -18,6 +18,8 @@ import {
   type CaromOptions,
 } from './family.ts';
 import type { CaromTrace } from './trace.ts';
+import type { ZoneGeometry } from '../zones.ts';
+import type { ZoneCount } from '../view.ts';
 
 export interface CaromGameDefinition<T extends z.ZodRawShape> {
   id: CaromVariantId;
@@ -57,7 +59,14 @@ export function caromGame<T extends z.ZodRawShape = Record<never, never>>({
     scanner: (ctx: ShotContext<O, CaromCarry>) => caromScannerFor(ctx, cushionCap),
     judge: (ctx: ShotContext<O, CaromCarry>, trace: CaromTrace) => judgeCaromShot(spec, ctx, trace),
     refereeFoul: (ctx: ShotContext<O, CaromCarry>) => caromRefereeFoul(spec, ctx),
+    // BK-1..3 / FG-3: the caroms made in the current zone against its limit, for the displays.
+    ...(spec.zones ? { describe: (carry: CaromCarry, options: O) => ({ zone: zoneCount(spec.zones!(options), carry) }) } : {}),
   });
+}
+
+/** The zone count shown on the scoreboard: the zone ('?' when no one saw where the balls lay), caroms there, the limit. */
+function zoneCount(geometry: ZoneGeometry, carry: CaromCarry): ZoneCount {
+  return { name: geometry.name, zone: carry.zone?.id ?? null, count: carry.zone?.count ?? 0, limit: geometry.perZone };
 }
 
 /** The point of the basic game and the free game: the cue ball touched both object balls (G-14, FG-1). */
