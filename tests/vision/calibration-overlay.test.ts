@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { spotsOf } from '../../hub/rules/table.ts';
+import { findTableCorners } from '../../hub/vision/find-corners.ts';
+import { frameFromRgb } from '../../hub/vision/frame.ts';
+import { tableLines } from '../../hub/vision/table-lines.ts';
+import { CAROM, calibrationOf, clipOf, dist, still } from './helpers.ts';
+
+/**
+ * The calibration page's helpers (issue 16): the table's lines drawn through a calibration
+ * land where the rendered camera shows them, and "find automatically" finds the corners of
+ * a rendered table to a few pixels.
+ */
+const TABLE = { length: CAROM.length, width: CAROM.width };
+const balls = [still('white', [700, 400]), still('yellow', [1500, 900]), still('red', [2100, 300])];
+
+describe('table lines through the calibration', () => {
+  const clip = clipOf(balls, { player: false });
+  const cal = calibrationOf(clip);
+
+  it('the cushion lines start and end at the four corners, and the spots project where the camera sees them', () => {
+    const lines = tableLines(cal, 'carom');
+    const cushions = lines.filter((l) => l.kind === 'cushion');
+    expect(cushions).toHaveLength(4);
+    cushions.forEach((l, k) => {
+      expect(dist(l.points[0]!, clip.camera.corners[k]!)).toBeLessThan(0.5);
+      expect(dist(l.points.at(-1)!, clip.camera.corners[(k + 1) % 4]!)).toBeLessThan(0.5);
+      // Sampled every 5 cm: the lens bends them.
+      expect(l.points.length).toBeGreaterThan(20);
+    });
+    const spots = lines.filter((l) => l.kind === 'spot');
+    expect(spots).toHaveLength(3);
+    const truth = Object.values(spotsOf(TABLE));
+    spots.forEach((s, k) => {
+      const centre = [s.points.reduce((a, p) => a + p[0], 0) / s.points.length, s.points.reduce((a, p) => a + p[1], 0) / s.points.length];
+      expect(dist(centre, cal.toPixel(truth[k]![0], truth[k]![1], 0)!)).toBeLessThan(1);
+    });
+    expect(lines.filter((l) => l.kind === 'diamond')).toHaveLength(2 * 7 + 2 * 3);
+    expect(lines.filter((l) => l.kind === 'zone')).toHaveLength(0);
+  });
+
+  it('BK-3: a balkline game draws its lines (47/2: four), the free game its corner triangles (FG-3)', () => {
+    const bk = tableLines(cal, 'balkline-47-2').filter((l) => l.kind === 'zone');
+    expect(bk).toHaveLength(4);
+    // The 47 cm line from the head rail runs at x = 470 mm: its ends on the left and right cushions.
+    expect(dist(bk[0]!.points[0]!, cal.toPixel(470, 0, 0)!)).toBeLessThan(0.5);
+    expect(dist(bk[0]!.points.at(-1)!, cal.toPixel(470, TABLE.width, 0)!)).toBeLessThan(0.5);
+    expect(tableLines(cal, 'balkline-74-2').filter((l) => l.kind === 'zone')).toHaveLength(3);
+    expect(tableLines(cal, 'free-game').filter((l) => l.kind === 'zone')).toHaveLength(4);
+  });
+});
+
+describe('finding the corners automatically', () => {
+  it.each([1, 2, 4])('finds the cushion noses of a rendered table (seed %i) within 5 px, head-left first', (seed) => {
+    const clip = clipOf(balls, { seed, player: false });
+    const found = findTableCorners(clip.frame(0), { table: TABLE, k1: clip.camera.spec.k1 });
+    expect(found.ok).toBe(true);
+    if (!found.ok) return;
+    found.corners.forEach((c, k) => expect(dist(c, clip.camera.corners[k]!)).toBeLessThan(5));
+  });
+
+  it('keeps the orientation of corners saved before (head-left may be any image corner)', () => {
+    const clip = clipOf(balls, { seed: 2, player: false });
+    const c = clip.camera.corners;
+    const turned = [c[2]!, c[3]!, c[0]!, c[1]!]; // the same table seen with head and foot swapped
+    const found = findTableCorners(clip.frame(0), { table: TABLE, k1: clip.camera.spec.k1, near: turned });
+    expect(found.ok).toBe(true);
+    if (found.ok) found.corners.forEach((p, k) => expect(dist(p, turned[k]!)).toBeLessThan(8));
+  });
+
+  it('says why when there is no table in view', () => {
+    const grey = frameFromRgb(64, 48, new Uint8Array(64 * 48 * 3).fill(90));
+    const found = findTableCorners(grey, { table: TABLE });
+    expect(found.ok).toBe(false);
+    if (!found.ok) expect(found.error).toMatch(/cloth/);
+  });
+});
