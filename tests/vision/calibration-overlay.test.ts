@@ -3,6 +3,7 @@ import { spotsOf } from '../../hub/rules/table.ts';
 import { findTableCorners } from '../../hub/vision/find-corners.ts';
 import { frameFromRgb } from '../../hub/vision/frame.ts';
 import { tableLines } from '../../hub/vision/table-lines.ts';
+import { applyMask, insideMask, tableMask } from '../../hub/vision/table-mask.ts';
 import { CAROM, calibrationOf, clipOf, dist, still } from './helpers.ts';
 
 /**
@@ -72,5 +73,26 @@ describe('finding the corners automatically', () => {
     const found = findTableCorners(grey, { table: TABLE });
     expect(found.ok).toBe(false);
     if (!found.ok) expect(found.error).toMatch(/cloth/);
+  });
+});
+
+describe('the mask outside the table', () => {
+  const corners: [number, number][] = [[20, 80], [180, 80], [180, 20], [20, 20]];
+
+  it('keeps the quadrilateral and its margin, blanks the rest (either orientation)', () => {
+    for (const quad of [corners, [...corners].reverse()]) {
+      const mask = tableMask(200, 100, quad, 10);
+      expect(insideMask(mask, 100, 50)).toBe(true);
+      expect(insideMask(mask, 12, 50)).toBe(true); // within the margin
+      expect(insideMask(mask, 8, 50)).toBe(false);
+      expect(insideMask(mask, 100, 5)).toBe(false);
+      expect(insideMask(mask, 100, 95)).toBe(false);
+    }
+    const data = new Uint8Array(200 * 100 * 1.5).fill(200);
+    applyMask(tableMask(200, 100, corners, 10), data);
+    expect(data[50 * 200 + 100]).toBe(200);
+    expect(data[50 * 200 + 2]).toBe(0);
+    expect(data[200 * 100 + 25 * 100 + 50]).toBe(200); // chroma inside
+    expect(data[200 * 100 + 1 * 100 + 50]).toBe(128); // chroma outside, neutral
   });
 });
