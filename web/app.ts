@@ -9,6 +9,7 @@ import { pageRoutes } from './routes/pages.ts';
 import { leagueRoutes } from './routes/league.ts';
 import { clipRoutes } from './routes/clips.ts';
 import { trackerRoutes } from './routes/tracker.ts';
+import { calibrationRoutes } from './routes/calibration.ts';
 import { security } from './security.ts';
 
 export type { AppDeps } from './routes/common.ts';
@@ -25,6 +26,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
   leagueRoutes(app, d);
   clipRoutes(app, d);
   trackerRoutes(app, d);
+  calibrationRoutes(app, d);
   loginRoutes(app, d);
   app.notFound((c) => jsonError(404, `not found: ${c.req.method} ${c.req.path}`));
   app.onError((e, c) => {

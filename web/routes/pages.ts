@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
 import { h, jsonBlock } from '../html.ts';
 import { hardwareBody } from '../pages/hardware.ts';
+import { calibrationLink } from '../pages/calibration.ts';
 import { layout } from '../pages/layout.ts';
 import { overviewFragment } from '../pages/overview.ts';
 import { refereeForms, refereeFragment } from '../pages/referee.ts';
@@ -20,6 +21,8 @@ const STATIC: Record<string, string> = {
   'league.js': 'text/javascript; charset=utf-8',
   'replay-clip.js': 'text/javascript; charset=utf-8',
   'tracker.js': 'text/javascript; charset=utf-8',
+  'calibration.js': 'text/javascript; charset=utf-8',
+  'clip-tracks.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 const staticCache = new Map<string, string>();
@@ -130,7 +133,9 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const lang = langOf(c);
     const m = messages(lang);
     const name = tableName(store.get(table)?.state ?? null, table, m);
-    return page(c, m.hwTitle(name), h`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
+    // A table with a camera links to its calibration page (web/pages/calibration.ts).
+    const cameraLink = (d.options.camera as { calibration(t: string): unknown } | undefined)?.calibration(table) ? calibrationLink(table, lang) : '';
+    return page(c, m.hwTitle(name), h`${jsonBlock('i18n', m.hw)}${cameraLink}${hardwareBody(table, name, m)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
   });
 
   app.get('/static/:file', async (c) => {
