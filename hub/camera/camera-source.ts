@@ -39,7 +39,7 @@ export class CameraSource {
   private worker: Worker | null = null;
   /** Hub time of the source's t = 0 (null before the first frame). */
   timeBase: number | null = null;
-  stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0 };
+  stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0, detector: false };
   /** Messages from the detector, all told. */
   messages = 0;
   private readonly clips = new Map<string, (r: ClipResult) => void>();

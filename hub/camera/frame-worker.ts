@@ -58,6 +58,8 @@ export interface CameraStats {
   state: ReturnType<typeof detectionState>;
   /** ms the detector took on the last frame. */
   processMs: number;
+  /** A detector is running (false: none configured, or it could not start — no corners yet). */
+  detector: boolean;
 }
 
 export type FromWorker =
@@ -83,7 +85,7 @@ let masked: Uint8Array | null = null;
 const tracks = new ClipTracks(Math.ceil(cfg.clipSeconds * cfg.fps) + 1);
 const ring = new FrameRing({ width: cfg.width, height: cfg.height, fps: cfg.fps, seconds: cfg.clipSeconds, maxBytes: cfg.ringBytes });
 const motion = new MotionMeter(cfg.width, cfg.height);
-const stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0 };
+const stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0, detector: false };
 let inShot = false;
 let startWall = 0;
 let lastArrival = -Infinity;
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
     while (arrivals.length > 0 && now - arrivals[0]! > 1000) arrivals.shift();
     stats.fps = arrivals.length;
     stats.state = stats.frames === 0 ? 'no-video' : detectionState(inShot, stats.motion, processor !== null);
+    stats.detector = processor !== null;
     post({ type: 'stats', stats: { ...stats } });
   }, 1000);
   parentPort!.on('message', (m: ToWorker) => {

@@ -151,6 +151,11 @@ export class TableCameras {
     return this.clips.list(tableId);
   }
 
+  /** The camera worker's latest stats (with whether a detector runs), or null. */
+  stats(tableId: string): CameraStats | null {
+    return this.sources.get(tableId)?.source.stats ?? null;
+  }
+
   health(tableId: string): CameraHealth | null {
     const entry = this.sources.get(tableId);
     if (!entry) return null;

@@ -124,7 +124,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
       c,
       `${tableName(rec?.state ?? null, table, m)} · ${m.console}`,
       h`<main class="referee" data-table="${table}" data-lang="${lang}">${jsonBlock('i18n', m.client)}<h1 class="sr-only">${m.console}</h1><div id="toast" class="toast" role="status" aria-live="polite"></div><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(rec, table, lang)}</div><aside id="replay-clip" class="card" data-table="${table}" hidden></aside></div><div class="ref-forms">${refereeForms(table, rec, lang, next)}</div></div></main>`,
-      { scripts: ['referee.js', 'replay-clip.js'], bodyClass: 'page-referee', lang },
+      { scripts: ['referee.js', 'replay-clip.js', 'clip-tracks.js'], bodyClass: 'page-referee', lang },
     );
   });
 

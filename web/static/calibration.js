@@ -154,9 +154,8 @@ async function start() {
   draw();
   if (corners.length === 4) say(t.current);
   else {
-    say(t.none);
     corners = [];
-    prompt();
+    say(`${t.none} ${t.clickNext.replace('{name}', t.names[0])}`);
   }
   loadFrame();
   main.dataset.ready = '1';
