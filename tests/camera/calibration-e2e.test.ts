@@ -135,6 +135,13 @@ describe.skipIf(noChromium)('calibrating a table camera from the hardware page (
     await page.waitForSelector('main[data-ready="1"][data-frame="loaded"]');
     expect(await page.textContent('#cal-msg')).toMatch(/no corners yet/);
 
+    // "Find automatically": the cloth's quadrilateral in the frame, a few pixels from the truth.
+    const [found] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/calibration/find')), page.click('#cal-find')]);
+    const auto = (await found.json()) as { corners: [number, number][] };
+    auto.corners.forEach((p, k) => expect(dist(p, clip.camera.corners[k]!)).toBeLessThan(6));
+    await page.waitForFunction(() => document.querySelector('#cal-msg')?.textContent?.startsWith('Corners found'));
+    await page.click('#cal-clear');
+
     // Click where the renderer's camera shows the cushion noses, in the contract's order.
     const box = (await page.locator('#cal-overlay').boundingBox())!;
     for (const [x, y] of clip.camera.corners) await page.mouse.click(box.x + (x * box.width) / W, box.y + (y * box.height) / H);
@@ -231,7 +238,7 @@ describe.skipIf(noChromium)('calibrating a table camera from the hardware page (
     // Let the video play a little, then look at the overlay.
     await page.waitForFunction(() => (document.querySelector('#replay-clip video') as HTMLVideoElement).currentTime > 1, undefined, { timeout: 15_000 });
     for (const rgb of [[245, 245, 240], [242, 194, 48], [216, 52, 44]] as [number, number, number][]) expect(await countColour(page, 'canvas.replay-tracks', rgb)).toBeGreaterThan(5);
-    await page.screenshot({ path: join(tmpdir(), 'replay-clip-tracks.png') });
+    await page.locator('#replay-clip').screenshot({ path: join(tmpdir(), 'replay-clip-tracks.png') });
     await page.close();
   }, 180_000);
 });
