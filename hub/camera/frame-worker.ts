@@ -13,7 +13,8 @@ import { MotionMeter, detectionState } from './motion.ts';
 import { RawFrameSplitter, Y4mReader } from './y4m.ts';
 import { applyMask, tableMask, type TableMask } from '../vision/table-mask.ts';
 import { frameFromI420, frameToRgb } from '../vision/frame.ts';
-import { encodePng } from './png.ts';
+import { encodePng } from '../vision/png.ts';
+import { deflateSync } from 'node:zlib';
 import { findTableCorners } from '../vision/find-corners.ts';
 import { ClipTracks } from './clip-tracks.ts';
 
@@ -281,9 +282,8 @@ async function finish(): Promise<void> {
 function snapshot(id: string): void {
   if (!latest) return post({ type: 'snapshot', id, ok: false, width: cfg.width, height: cfg.height, error: 'no video yet' });
   try {
-    const png = encodePng(cfg.width, cfg.height, frameToRgb(frameFromI420(cfg.width, cfg.height, latest)), 3);
-    const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
-    parentPort!.postMessage({ type: 'snapshot', id, ok: true, png: bytes, width: cfg.width, height: cfg.height } satisfies FromWorker);
+    const png = encodePng(cfg.width, cfg.height, frameToRgb(frameFromI420(cfg.width, cfg.height, latest)), (raw) => deflateSync(raw, { level: 3 }));
+    parentPort!.postMessage({ type: 'snapshot', id, ok: true, png, width: cfg.width, height: cfg.height } satisfies FromWorker);
   } catch (e) {
     post({ type: 'snapshot', id, ok: false, width: cfg.width, height: cfg.height, error: (e as Error).message });
   }

@@ -14,6 +14,7 @@ import { CalibrationStore } from './calibration-store.ts';
 import { visionOptions, type VisionOptions } from './vision-processor.ts';
 import { calibrate } from '../vision/calibration.ts';
 import { tableLines, type OverlayLine } from '../vision/table-lines.ts';
+import { gameMarkings } from './game-markings.ts';
 import { err, ok, type Result } from '../rules/result.ts';
 
 /** What the calibration page shows of a table's camera. */
@@ -194,7 +195,7 @@ export class TableCameras {
     const cam = entry.config.camera!;
     const cal = calibrate({ width: cam.width, height: cam.height, corners, table: v.table, k1: v.k1, ...(v.fovDeg !== undefined ? { fovDeg: v.fovDeg } : {}) });
     if (!cal.ok) return err(cal.error);
-    return ok(tableLines(cal.value, entry.table.state().variant ?? entry.config.defaultMatch?.variant ?? null));
+    return ok(tableLines(cal.value, gameMarkings(entry.table.state().variant ?? entry.config.defaultMatch?.variant ?? null, v.table)));
   }
 
   calibration(tableId: string): CameraCalibrationView | null {

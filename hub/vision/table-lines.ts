@@ -1,7 +1,5 @@
 import type { Calibration } from './calibration.ts';
 import type { Vec2 } from './geometry.ts';
-import { spotsOf } from '../rules/table.ts';
-import { BALKLINE_PRESETS, FREE_GAME_TRIANGLES, type ZoneGeometry } from '../rules/zones.ts';
 
 /**
  * The table's markings in image pixels, through a calibration: what the referee sees drawn
@@ -23,15 +21,14 @@ const DIAMOND_TICK: readonly [number, number] = [60, 120];
 const SPOT_RADIUS_MM = 20;
 const STEP_MM = 50;
 
-/** The zone lines a game draws on the cloth: balkline grids (BK-3) and the free game's corner triangles (FG-3). */
-export function zoneGeometryOf(variant: string | null | undefined): ZoneGeometry | null {
-  if (!variant) return null;
-  if (variant in BALKLINE_PRESETS) return BALKLINE_PRESETS[variant as keyof typeof BALKLINE_PRESETS];
-  if (variant === 'free-game') return FREE_GAME_TRIANGLES;
-  return null;
+/** What the game marks on the cloth, in table mm (hub/camera/game-markings.ts knows the games). */
+export interface GameMarkings {
+  spots: readonly Vec2[];
+  /** Zone lines (balkline grids, the free game's corner triangles) as segments. */
+  zones: readonly (readonly [Vec2, Vec2])[];
 }
 
-export function tableLines(cal: Calibration, variant?: string | null): OverlayLine[] {
+export function tableLines(cal: Calibration, markings: GameMarkings = { spots: [], zones: [] }): OverlayLine[] {
   const { length: L, width: W } = cal.table;
   const out: OverlayLine[] = [];
   const line = (kind: LineKind, a: Vec2, b: Vec2) => {
@@ -55,7 +52,7 @@ export function tableLines(cal: Calibration, variant?: string | null): OverlayLi
     line('diamond', [-d0, y], [-d1, y]);
     line('diamond', [L + d0, y], [L + d1, y]);
   }
-  for (const at of Object.values(spotsOf(cal.table))) {
+  for (const at of markings.spots) {
     const ring: Vec2[] = [];
     for (let k = 0; k < 12; k++) {
       const a = (k / 12) * 2 * Math.PI;
@@ -64,23 +61,7 @@ export function tableLines(cal: Calibration, variant?: string | null): OverlayLi
     }
     if (ring.length === 12) out.push({ kind: 'spot', points: ring, closed: true });
   }
-  const zones = zoneGeometryOf(variant);
-  if (zones?.kind === 'grid') {
-    const s = zones.fromShortRails;
-    line('zone', [s, 0], [s, W]);
-    line('zone', [L - s, 0], [L - s, W]);
-    if (zones.halveLengthwise) line('zone', [0, W / 2], [L, W / 2]);
-    else if (zones.fromLongRails !== null) {
-      line('zone', [0, zones.fromLongRails], [L, zones.fromLongRails]);
-      line('zone', [0, W - zones.fromLongRails], [L, W - zones.fromLongRails]);
-    }
-  } else if (zones?.kind === 'corner-triangles') {
-    const g = zones.leg;
-    line('zone', [g, 0], [0, g]);
-    line('zone', [L - g, 0], [L, g]);
-    line('zone', [L - g, W], [L, W - g]);
-    line('zone', [g, W], [0, W - g]);
-  }
+  for (const [a, b] of markings.zones) line('zone', a, b);
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gameMarkings } from '../../hub/camera/game-markings.ts';
 import { spotsOf } from '../../hub/rules/table.ts';
 import { findTableCorners } from '../../hub/vision/find-corners.ts';
 import { frameFromRgb } from '../../hub/vision/frame.ts';
@@ -19,7 +20,7 @@ describe('table lines through the calibration', () => {
   const cal = calibrationOf(clip);
 
   it('the cushion lines start and end at the four corners, and the spots project where the camera sees them', () => {
-    const lines = tableLines(cal, 'carom');
+    const lines = tableLines(cal, gameMarkings('carom', TABLE));
     const cushions = lines.filter((l) => l.kind === 'cushion');
     expect(cushions).toHaveLength(4);
     cushions.forEach((l, k) => {
@@ -40,13 +41,13 @@ describe('table lines through the calibration', () => {
   });
 
   it('BK-3: a balkline game draws its lines (47/2: four), the free game its corner triangles (FG-3)', () => {
-    const bk = tableLines(cal, 'balkline-47-2').filter((l) => l.kind === 'zone');
+    const bk = tableLines(cal, gameMarkings('balkline-47-2', TABLE)).filter((l) => l.kind === 'zone');
     expect(bk).toHaveLength(4);
     // The 47 cm line from the head rail runs at x = 470 mm: its ends on the left and right cushions.
     expect(dist(bk[0]!.points[0]!, cal.toPixel(470, 0, 0)!)).toBeLessThan(0.5);
     expect(dist(bk[0]!.points.at(-1)!, cal.toPixel(470, TABLE.width, 0)!)).toBeLessThan(0.5);
-    expect(tableLines(cal, 'balkline-74-2').filter((l) => l.kind === 'zone')).toHaveLength(3);
-    expect(tableLines(cal, 'free-game').filter((l) => l.kind === 'zone')).toHaveLength(4);
+    expect(tableLines(cal, gameMarkings('balkline-74-2', TABLE)).filter((l) => l.kind === 'zone')).toHaveLength(3);
+    expect(tableLines(cal, gameMarkings('free-game', TABLE)).filter((l) => l.kind === 'zone')).toHaveLength(4);
   });
 });
 
