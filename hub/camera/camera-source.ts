@@ -90,7 +90,8 @@ export class CameraSource {
         } else if (m.type === 'snapshot' || m.type === 'calibrated' || m.type === 'found') {
           this.replies.get(m.id)?.(m);
           this.replies.delete(m.id);
-        } else if (m.type === 'ended') this.opts.onEnded?.();
+        } else if (m.type === 'no-detector') this.opts.onError?.(m.error);
+        else if (m.type === 'ended') this.opts.onEnded?.();
       });
       this.worker!.on('error', (e) => {
         if (first) reject(e);

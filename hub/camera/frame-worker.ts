@@ -69,6 +69,8 @@ export type FromWorker =
   | { type: 'stats'; stats: CameraStats }
   | { type: 'clip'; id: string; ok: boolean; path: string; error?: string; frames: number }
   | { type: 'error'; error: string }
+  /** The detector could not start (no corners yet, say): the video runs on without it. */
+  | { type: 'no-detector'; error: string }
   | { type: 'ended' }
   | { type: 'snapshot'; id: string; ok: boolean; png?: Uint8Array; width: number; height: number; error?: string }
   | { type: 'calibrated'; id: string; ok: boolean; error?: string }
@@ -126,7 +128,7 @@ async function main(): Promise<void> {
       processor = await buildProcessor(cfg.corners);
     } catch (e) {
       // Without a detector the video still runs: health, clips and the calibration page's frame (which may fix the corners).
-      post({ type: 'error', error: (e as Error).message });
+      post({ type: 'no-detector', error: (e as Error).message });
     }
   }
   const statsTimer = setInterval(() => {
@@ -304,6 +306,7 @@ async function recalibrate(id: string, corners: [number, number][]): Promise<voi
   try {
     const next = await buildProcessor(corners);
     processor = next;
+    inShot = false;
     mask = tableMask(cfg.width, cfg.height, corners);
     tracks.clear();
     post({ type: 'calibrated', id, ok: true });
