@@ -102,13 +102,18 @@ export function findTableCorners(frame: Frame, opts: FindCornersOptions): FindCo
   if (count < MIN_SHARE * n) return { ok: false, error: `the cloth-coloured region covers only ${Math.round((100 * count) / n)} % of the image (is the table in view and lit?)` };
   const touchesEdge = at.some(([x, y]) => x <= 2 || y <= 2 || x >= width - 3 || y >= height - 3);
   if (touchesEdge) return { ok: false, error: 'the cloth reaches the edge of the image: the whole table with its rails must be in view' };
-  const [tl, tr, br, bl] = at as [Vec2, Vec2, Vec2, Vec2];
+  const lens: Lens = { width, height, k1: opts.k1 ?? 0 };
+  // The rails' inner edges as straight lines (lens distortion undone) through the region's
+  // boundary, away from the corners; their crossings are the corners, even where a player's
+  // arm or shadow hides one. Where an edge gives too few points, the extreme points stand.
+  const extremes = (at as Vec2[]).map((p) => undistort(lens, p));
+  const refined = edgeCorners(seen, cw, ch, at as Vec2[], lens) ?? extremes;
+  const [tl, tr, br, bl] = refined as [Vec2, Vec2, Vec2, Vec2];
   const outer = orient([tl, tr, br, bl], opts.near ?? null);
   // The rails' inner corners → the noses, cushionMm inside, through the plane's homography.
-  const lens: Lens = { width, height, k1: opts.k1 ?? 0 };
   const c = opts.cushionMm ?? DEFAULT_CUSHION_MM;
   const { length: L, width: W } = opts.table;
-  const h = homographyFrom([[-c, -c], [L + c, -c], [L + c, W + c], [-c, W + c]], outer.map((p) => undistort(lens, p)));
+  const h = homographyFrom([[-c, -c], [L + c, -c], [L + c, W + c], [-c, W + c]], outer);
   if (!h) return { ok: false, error: 'the cloth region is not a quadrilateral' };
   const corners = ([[0, 0], [L, 0], [L, W], [0, W]] as Vec2[]).map((p) => {
     const q = distort(lens, applyHomography(h, p));
@@ -134,6 +139,84 @@ function orient(quad: [Vec2, Vec2, Vec2, Vec2], near: readonly Vec2[] | null): V
     ? (c: Vec2[]) => c.reduce((s, p, k) => s + len(p, near[k]!), 0)
     : (c: Vec2[]) => c[0]![0] - c[0]![1]; // head-left: the bottom-left-most corner
   return valid.reduce((a, b) => (score(b) < score(a) ? b : a));
+}
+
+type Line = { p: Vec2; d: Vec2 };
+
+/**
+ * The four edges of the region (top, right, bottom, left in the image) fitted as lines in
+ * undistorted pixels, and their crossings: top-left, top-right, bottom-right, bottom-left.
+ */
+function edgeCorners(region: Uint8Array, cw: number, ch: number, at: readonly Vec2[], lens: Lens): Vec2[] | null {
+  const [tl, tr, br, bl] = at.map(([x, y]) => [(x - 1) / 2, (y - 1) / 2] as const) as [Vec2, Vec2, Vec2, Vec2];
+  const inner = (a: number, b: number) => {
+    const lo = Math.min(a, b);
+    const span = Math.abs(b - a);
+    return [Math.ceil(lo + 0.1 * span), Math.floor(lo + 0.9 * span)] as const;
+  };
+  const top: Vec2[] = [];
+  const bottom: Vec2[] = [];
+  const left: Vec2[] = [];
+  const right: Vec2[] = [];
+  const [t0, t1] = inner(tl[0], tr[0]);
+  for (let i = t0; i <= t1; i++) for (let j = 0; j < ch; j++) if (region[j * cw + i]) (top.push(undistort(lens, [2 * i + 1, 2 * j])), (j = ch));
+  const [b0, b1] = inner(bl[0], br[0]);
+  for (let i = b0; i <= b1; i++) for (let j = ch - 1; j >= 0; j--) if (region[j * cw + i]) (bottom.push(undistort(lens, [2 * i + 1, 2 * j + 2])), (j = -1));
+  const [l0, l1] = inner(tl[1], bl[1]);
+  for (let j = l0; j <= l1; j++) for (let i = 0; i < cw; i++) if (region[j * cw + i]) (left.push(undistort(lens, [2 * i, 2 * j + 1])), (i = cw));
+  const [r0, r1] = inner(tr[1], br[1]);
+  for (let j = r0; j <= r1; j++) for (let i = cw - 1; i >= 0; i--) if (region[j * cw + i]) (right.push(undistort(lens, [2 * i + 2, 2 * j + 1])), (i = -1));
+  const lines = [top, right, bottom, left].map(fitLine);
+  if (lines.some((l) => l === null)) return null;
+  const [T, R, B, Lf] = lines as [Line, Line, Line, Line];
+  const corners = [cross(Lf, T), cross(T, R), cross(R, B), cross(B, Lf)];
+  return corners.every((c) => c !== null) ? (corners as Vec2[]) : null;
+}
+
+/**
+ * A line through the points that most of them agree with (RANSAC over pairs of evenly spaced
+ * points, 1.5 px), then refitted to those: an arm, a cue or a shadow over the rail only ever
+ * moves the region's edge inward, scattered, so the true edge is the straight majority even
+ * where less than half of the edge is visible.
+ */
+function fitLine(points: Vec2[]): Line | null {
+  if (points.length < 10) return null;
+  const step = Math.max(1, Math.floor(points.length / 40));
+  const sample = points.filter((_, k) => k % step === 0);
+  let best: Vec2[] = [];
+  for (let a = 0; a < sample.length; a++) {
+    for (let b = a + 1; b < sample.length; b++) {
+      const p = sample[a]!;
+      const q = sample[b]!;
+      const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
+      if (len < 1e-9) continue;
+      const d: Vec2 = [(q[0] - p[0]) / len, (q[1] - p[1]) / len];
+      const inliers = points.filter(([x, y]) => Math.abs((x - p[0]) * d[1] - (y - p[1]) * d[0]) <= 1.5);
+      if (inliers.length > best.length) best = inliers;
+    }
+  }
+  if (best.length < 10) return null;
+  return leastSquares(best);
+}
+
+/** The total-least-squares line through the points. */
+function leastSquares(pts: readonly Vec2[]): Line {
+  const n = pts.length;
+  const mx = pts.reduce((a, p) => a + p[0], 0) / n;
+  const my = pts.reduce((a, p) => a + p[1], 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (const [x, y] of pts) (sxx += (x - mx) ** 2), (sxy += (x - mx) * (y - my)), (syy += (y - my) ** 2);
+  const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  return { p: [mx, my], d: [Math.cos(angle), Math.sin(angle)] };
+}
+
+function cross(a: Line, b: Line): Vec2 | null {
+  const den = a.d[0] * b.d[1] - a.d[1] * b.d[0];
+  if (Math.abs(den) < 1e-6) return null;
+  const t = ((b.p[0] - a.p[0]) * b.d[1] - (b.p[1] - a.p[1]) * b.d[0]) / den;
+  return [a.p[0] + t * a.d[0], a.p[1] + t * a.d[1]];
 }
 
 function median(xs: number[]): number {

@@ -52,12 +52,13 @@ describe('table lines through the calibration', () => {
 });
 
 describe('finding the corners automatically', () => {
-  it.each([1, 2, 4])('finds the cushion noses of a rendered table (seed %i) within 5 px, head-left first', (seed) => {
-    const clip = clipOf(balls, { seed, player: false });
+  // Seed 3's player hides a corner's rail in the first frame: the edges' lines still cross there.
+  it.each([1, 3, 4])('finds the cushion noses of a rendered table (seed %i, the player in view) within 3 px, head-left first', (seed) => {
+    const clip = clipOf([{ ...balls[0]!, v: [1500, 300] }, balls[1]!, balls[2]!], { seed });
     const found = findTableCorners(clip.frame(0), { table: TABLE, k1: clip.camera.spec.k1 });
     expect(found.ok).toBe(true);
     if (!found.ok) return;
-    found.corners.forEach((c, k) => expect(dist(c, clip.camera.corners[k]!)).toBeLessThan(5));
+    found.corners.forEach((c, k) => expect(dist(c, clip.camera.corners[k]!)).toBeLessThan(3));
   });
 
   it('keeps the orientation of corners saved before (head-left may be any image corner)', () => {
