@@ -16,6 +16,7 @@ import { ManualSource } from '../../hub/sources/manual.ts';
 import { project } from '../../hub/vision/geometry.ts';
 import { createWebPanel, hashPassword, type WebPanel } from '../../web/index.ts';
 import { componentMissing, executableExists } from '../support/components.ts';
+import { englishWords, userVisibleText } from '../web/support/untranslated.ts';
 import { testConfig, VENUE_PASSWORD } from '../hub/support.ts';
 
 /**
@@ -204,6 +205,15 @@ describe.skipIf(noChromium)('calibrating a table camera from the hardware page (
     expect(view.corners).toEqual(saved);
     expect(view.source).toBe('saved');
     await until(() => again.hub.cameras!.stats('t1')?.detector === true, 10_000);
+
+    // The page in Russian has no English words left (but the table's id, the brand, the login and the language switch).
+    const ru = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await login(ru, again.base, '/calibration/t1');
+    await ru.goto(`${again.base}/calibration/t1?lang=ru`);
+    await ru.waitForSelector('main[data-ready="1"]');
+    expect(await ru.textContent('#cal-msg')).toMatch(/действующие углы/);
+    expect(englishWords(await ru.evaluate(userVisibleText), ['t1', 'Billiards', 'referee', 'English'])).toEqual([]);
+    await ru.close();
   }, 180_000);
 
   it.skipIf(noFfmpeg)('a prompted shot’s replay clip shows the detected tracks over the video, in the balls’ colours', async () => {
