@@ -9,6 +9,7 @@ import { pageRoutes } from './routes/pages.ts';
 import { leagueRoutes } from './routes/league.ts';
 import { clipRoutes } from './routes/clips.ts';
 import { trackerRoutes } from './routes/tracker.ts';
+import { calibrationRoutes } from './routes/calibration.ts';
 import { security } from './security.ts';
 import { staticRoutes } from './routes/static.ts';
 
@@ -27,6 +28,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
   leagueRoutes(app, d);
   clipRoutes(app, d);
   trackerRoutes(app, d);
+  calibrationRoutes(app, d);
   loginRoutes(app, d);
   app.notFound((c) => jsonError(404, `not found: ${c.req.method} ${c.req.path}`));
   app.onError((e, c) => {

@@ -42,8 +42,10 @@ export const optionsSchema = z.strictObject({
     passwordHash: z.string().regex(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/, 'a hash made by hashPassword(): scrypt$N$r$p$salt$hash'),
   }),
   health: z.custom<() => { ok: boolean; [k: string]: unknown }>((v) => typeof v === 'function', 'a function returning { ok: boolean, … }').optional(),
-  /** Replay clips of the hub's cameras (web/routes/clips.ts): list(table) and file(table, id). */
-  clips: z.custom<{ list: unknown; file: unknown }>((v) => typeof v === 'object' && v !== null && typeof (v as { list?: unknown }).list === 'function' && typeof (v as { file?: unknown }).file === 'function', 'an object with list(table) and file(table, id)').optional(),
+  /** Replay clips of the hub's cameras (web/routes/clips.ts): list(table), file(table, id) and, optionally, tracks(table, id). */
+  clips: z.custom<{ list: unknown; file: unknown; tracks?: unknown }>((v) => typeof v === 'object' && v !== null && typeof (v as { list?: unknown }).list === 'function' && typeof (v as { file?: unknown }).file === 'function', 'an object with list(table) and file(table, id)').optional(),
+  /** The hub's cameras for the calibration page (web/routes/calibration.ts): calibration, snapshot, preview, findCorners, saveCalibration. */
+  camera: z.custom<{ calibration: unknown }>((v) => typeof v === 'object' && v !== null && ['calibration', 'snapshot', 'preview', 'findCorners', 'saveCalibration'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function'), 'an object with calibration, snapshot, preview, findCorners and saveCalibration (the hub\'s TableCameras)').optional(),
   requestTimeoutMs: z.number().int().min(1).max(600_000).default(5000),
   clock: z.custom<() => number>((v) => typeof v === 'function', 'a function returning milliseconds since the epoch').default(() => Date.now),
   sessionTtlMs: z.number().int().min(1000).default(8 * 60 * 60 * 1000),

@@ -39,10 +39,11 @@ export class CameraSource {
   private worker: Worker | null = null;
   /** Hub time of the source's t = 0 (null before the first frame). */
   timeBase: number | null = null;
-  stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0 };
+  stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0, detector: false };
   /** Messages from the detector, all told. */
   messages = 0;
   private readonly clips = new Map<string, (r: ClipResult) => void>();
+  private readonly replies = new Map<string, (m: Extract<FromWorker, { type: 'snapshot' | 'calibrated' | 'found' }>) => void>();
   private clipSeq = 0;
   private started: Promise<void> | null = null;
 
@@ -86,7 +87,11 @@ export class CameraSource {
         } else if (m.type === 'error') {
           if (first) reject(new Error(m.error));
           this.opts.onError?.(m.error);
-        } else if (m.type === 'ended') this.opts.onEnded?.();
+        } else if (m.type === 'snapshot' || m.type === 'calibrated' || m.type === 'found') {
+          this.replies.get(m.id)?.(m);
+          this.replies.delete(m.id);
+        } else if (m.type === 'no-detector') this.opts.onError?.(m.error);
+        else if (m.type === 'ended') this.opts.onEnded?.();
       });
       this.worker!.on('error', (e) => {
         if (first) reject(e);
@@ -96,13 +101,43 @@ export class CameraSource {
     return this.started;
   }
 
-  /** Writes the last seconds of video to `path` (an .mp4). */
-  clip(path: string): Promise<ClipResult> {
+  /** Writes the last seconds of video to `path` (an .mp4), and the detected tracks to `tracksPath`. */
+  clip(path: string, tracksPath?: string): Promise<ClipResult> {
     if (!this.worker) return Promise.resolve({ ok: false, path, frames: 0, error: 'camera not started' });
     const id = String(++this.clipSeq);
     return new Promise((resolve) => {
       this.clips.set(id, resolve);
-      this.worker!.postMessage({ type: 'clip', id, path } satisfies ToWorker);
+      this.worker!.postMessage({ type: 'clip', id, path, ...(tracksPath ? { tracksPath } : {}) } satisfies ToWorker);
+    });
+  }
+
+  /** The newest frame as a PNG. */
+  async snapshot(): Promise<{ ok: true; png: Uint8Array; width: number; height: number } | { ok: false; error: string }> {
+    const m = await this.ask({ type: 'snapshot', id: String(++this.clipSeq) });
+    if (m.type !== 'snapshot' || !m.ok || !m.png) return { ok: false, error: m.error ?? 'no frame' };
+    return { ok: true, png: m.png, width: m.width, height: m.height };
+  }
+
+  /** New corners for the running detector and mask. */
+  async recalibrate(corners: [number, number][]): Promise<{ ok: true } | { ok: false; error: string }> {
+    const m = await this.ask({ type: 'calibrate', id: String(++this.clipSeq), corners });
+    return m.ok ? { ok: true } : { ok: false, error: m.error ?? 'not applied' };
+  }
+
+  /** The table's corners found in the newest frame. */
+  async findCorners(table: { length: number; width: number }, k1: number, near: [number, number][] | null): Promise<{ ok: true; corners: [number, number][] } | { ok: false; error: string }> {
+    const m = await this.ask({ type: 'find', id: String(++this.clipSeq), table, k1, near });
+    return m.type === 'found' && m.ok && m.corners ? { ok: true, corners: m.corners } : { ok: false, error: m.error ?? 'not found' };
+  }
+
+  private ask(message: Extract<ToWorker, { type: 'snapshot' | 'calibrate' | 'find' }>): Promise<Extract<FromWorker, { type: 'snapshot' | 'calibrated' | 'found' }>> {
+    const worker = this.worker;
+    const fail = (error: string) => ({ type: 'calibrated' as const, id: message.id, ok: false, error });
+    if (!worker) return Promise.resolve(fail('camera not started'));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => (this.replies.delete(message.id), resolve(fail('the camera did not answer within 10 s'))), 10_000);
+      this.replies.set(message.id, (m) => (clearTimeout(timer), resolve(m)));
+      worker.postMessage(message satisfies ToWorker);
     });
   }
 
@@ -117,6 +152,8 @@ export class CameraSource {
     clearTimeout(timer);
     for (const [id, resolve] of this.clips) resolve({ ok: false, path: '', frames: 0, error: `camera stopped (clip ${id})` });
     this.clips.clear();
+    for (const [id, resolve] of this.replies) resolve({ type: 'calibrated', id, ok: false, error: 'camera stopped' });
+    this.replies.clear();
   }
 }
 

@@ -25,6 +25,12 @@ export class ClipStore {
     return join(this.dir, table, `${id}.mp4`);
   }
 
+  /** The clip's detected tracks (hub/camera/clip-tracks.ts), beside it. */
+  tracksPath(table: string, id: string): string | null {
+    if (!SAFE.test(table) || !SAFE.test(id)) return null;
+    return join(this.dir, table, `${id}.tracks.json`);
+  }
+
   /** A fresh clip id for a table: time-ordered, so the newest sorts last. */
   newId(reason: 'prompt' | 'request', nowMs: number, shot: number): string {
     return `${nowMs.toString().padStart(14, '0')}-${reason}-shot${shot}`;
@@ -61,6 +67,7 @@ export class ClipStore {
       total += clip.bytes;
       if (nowMs - Date.parse(clip.at) > maxAgeMs || total > budgetBytes) {
         rmSync(this.path(table, clip.id)!, { force: true });
+        rmSync(this.tracksPath(table, clip.id)!, { force: true });
         total -= clip.bytes;
         removed += 1;
       }

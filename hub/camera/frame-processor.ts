@@ -18,6 +18,8 @@ export interface VideoFrame {
 
 export interface FrameProcessor {
   push(frame: VideoFrame): TrackerMessage[];
+  /** Where each ball is in the last frame pushed, image pixels (drawn over the replay clips). */
+  positions?(): Record<string, [number, number]> | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -11,6 +11,12 @@ import { frameBytes, type CreateFrameProcessor, type FrameProcessor, type Proces
 import { FrameRing } from './frame-ring.ts';
 import { MotionMeter, detectionState } from './motion.ts';
 import { RawFrameSplitter, Y4mReader } from './y4m.ts';
+import { applyMask, tableMask, type TableMask } from '../vision/table-mask.ts';
+import { frameFromI420, frameToRgb } from '../vision/frame.ts';
+import { encodePng } from '../vision/png.ts';
+import { deflateSync } from 'node:zlib';
+import { findTableCorners } from '../vision/find-corners.ts';
+import { ClipTracks } from './clip-tracks.ts';
 
 /**
  * The camera's own thread: it runs the capture (ffmpeg, or the y4m reader for a .y4m file),
@@ -34,7 +40,15 @@ export interface WorkerConfig {
   maxBacklog: number;
 }
 
-export type ToWorker = { type: 'clip'; id: string; path: string } | { type: 'stop' };
+export type ToWorker =
+  | { type: 'clip'; id: string; path: string; tracksPath?: string }
+  | { type: 'stop' }
+  /** The latest frame as a PNG (the calibration page). */
+  | { type: 'snapshot'; id: string }
+  /** New corners: the detector and the mask are rebuilt on them (the old ones stay if that fails). */
+  | { type: 'calibrate'; id: string; corners: [number, number][] }
+  /** "Find automatically": the corners from the newest frame (hub/vision/find-corners.ts), off the hub's thread. */
+  | { type: 'find'; id: string; table: { length: number; width: number }; k1: number; near: [number, number][] | null };
 
 export interface CameraStats {
   frames: number;
@@ -45,6 +59,8 @@ export interface CameraStats {
   state: ReturnType<typeof detectionState>;
   /** ms the detector took on the last frame. */
   processMs: number;
+  /** A detector is running (false: none configured, or it could not start — no corners yet). */
+  detector: boolean;
 }
 
 export type FromWorker =
@@ -53,15 +69,26 @@ export type FromWorker =
   | { type: 'stats'; stats: CameraStats }
   | { type: 'clip'; id: string; ok: boolean; path: string; error?: string; frames: number }
   | { type: 'error'; error: string }
-  | { type: 'ended' };
+  /** The detector could not start (no corners yet, say): the video runs on without it. */
+  | { type: 'no-detector'; error: string }
+  | { type: 'ended' }
+  | { type: 'snapshot'; id: string; ok: boolean; png?: Uint8Array; width: number; height: number; error?: string }
+  | { type: 'calibrated'; id: string; ok: boolean; error?: string }
+  | { type: 'found'; id: string; ok: boolean; corners?: [number, number][]; error?: string };
 
 const cfg = workerData as WorkerConfig;
 const post = (m: FromWorker) => parentPort!.postMessage(m);
 const size = frameBytes(cfg.width, cfg.height);
 let processor: FrameProcessor | null = null;
+/** Outside the calibrated table, blanked before the detector and the motion meter (hub/vision/table-mask.ts). */
+let mask: TableMask | null = cfg.corners ? tableMask(cfg.width, cfg.height, cfg.corners) : null;
+/** The newest frame as it came (the calibration page shows it), and a buffer for its masked copy. */
+let latest: Uint8Array | null = null;
+let masked: Uint8Array | null = null;
+const tracks = new ClipTracks(Math.ceil(cfg.clipSeconds * cfg.fps) + 1);
 const ring = new FrameRing({ width: cfg.width, height: cfg.height, fps: cfg.fps, seconds: cfg.clipSeconds, maxBytes: cfg.ringBytes });
 const motion = new MotionMeter(cfg.width, cfg.height);
-const stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0 };
+const stats: CameraStats = { frames: 0, dropped: 0, fps: 0, motion: 0, state: 'no-video', processMs: 0, detector: false };
 let inShot = false;
 let startWall = 0;
 let lastArrival = -Infinity;
@@ -86,23 +113,37 @@ function lowerPriority(): void {
   }
 }
 
+async function buildProcessor(corners: [number, number][] | undefined): Promise<FrameProcessor | null> {
+  if (!cfg.processor) return null;
+  const url = /^[a-z]+:/.test(cfg.processor.module) ? cfg.processor.module : pathToFileURL(cfg.processor.module).href;
+  const mod = (await import(url)) as { createFrameProcessor?: CreateFrameProcessor };
+  if (typeof mod.createFrameProcessor !== 'function') throw new Error(`camera: ${cfg.processor.module} does not export createFrameProcessor`);
+  return mod.createFrameProcessor({ width: cfg.width, height: cfg.height, fps: cfg.fps, ...(corners ? { corners } : {}), options: cfg.processor.options });
+}
+
 async function main(): Promise<void> {
   lowerPriority();
   if (cfg.processor) {
-    const url = /^[a-z]+:/.test(cfg.processor.module) ? cfg.processor.module : pathToFileURL(cfg.processor.module).href;
-    const mod = (await import(url)) as { createFrameProcessor?: CreateFrameProcessor };
-    if (typeof mod.createFrameProcessor !== 'function') throw new Error(`camera: ${cfg.processor.module} does not export createFrameProcessor`);
-    processor = await mod.createFrameProcessor({ width: cfg.width, height: cfg.height, fps: cfg.fps, ...(cfg.corners ? { corners: cfg.corners } : {}), options: cfg.processor.options });
+    try {
+      processor = await buildProcessor(cfg.corners);
+    } catch (e) {
+      // Without a detector the video still runs: health, clips and the calibration page's frame (which may fix the corners).
+      post({ type: 'no-detector', error: (e as Error).message });
+    }
   }
   const statsTimer = setInterval(() => {
     const now = performance.now();
     while (arrivals.length > 0 && now - arrivals[0]! > 1000) arrivals.shift();
     stats.fps = arrivals.length;
     stats.state = stats.frames === 0 ? 'no-video' : detectionState(inShot, stats.motion, processor !== null);
+    stats.detector = processor !== null;
     post({ type: 'stats', stats: { ...stats } });
   }, 1000);
   parentPort!.on('message', (m: ToWorker) => {
-    if (m.type === 'clip') void writeClip(m.id, m.path);
+    if (m.type === 'clip') void writeClip(m.id, m.path, m.tracksPath);
+    else if (m.type === 'snapshot') snapshot(m.id);
+    else if (m.type === 'calibrate') void recalibrate(m.id, m.corners);
+    else if (m.type === 'find') find(m);
     else if (m.type === 'stop') {
       stopped = true;
       clearInterval(statsTimer);
@@ -203,20 +244,31 @@ function drain(): void {
 
 function process1(f: { data: Uint8Array; t: number; at: number }): void {
   stats.frames += 1;
-  stats.motion = motion.push(f.data);
+  latest = f.data;
   ring.push(f.data, f.t);
+  // The replay ring keeps the whole picture; the detector and the motion meter see the table only.
+  let data = f.data;
+  if (mask) {
+    if (!masked || masked.length !== f.data.length) masked = new Uint8Array(f.data.length);
+    masked.set(f.data);
+    applyMask(mask, masked);
+    data = masked;
+  }
+  stats.motion = motion.push(data);
   if (!processor) return;
   const started = performance.now();
   let messages: TrackerMessage[];
   try {
-    messages = processor.push({ width: cfg.width, height: cfg.height, format: 'yuv420p', data: f.data, t: f.t });
+    messages = processor.push({ width: cfg.width, height: cfg.height, format: 'yuv420p', data, t: f.t });
   } catch (e) {
     post({ type: 'error', error: `camera: the detector failed on a frame: ${(e as Error).message}` });
     return;
   }
   const done = performance.now();
   stats.processMs = done - started;
+  tracks.frame(f.t, processor.positions?.() ?? null);
   for (const message of messages) {
+    if (message.type === 'shot') tracks.contacts(message.shot.events);
     if (message.type === 'strike') inShot = true;
     if (message.type === 'rest') inShot = false;
     post({ type: 'tracker', message, t: f.t, latencyMs: done - f.at });
@@ -228,7 +280,42 @@ async function finish(): Promise<void> {
   if (!stopped) post({ type: 'ended' });
 }
 
-async function writeClip(id: string, path: string): Promise<void> {
+/** The newest frame, whole (not masked), as a PNG. */
+function snapshot(id: string): void {
+  if (!latest) return post({ type: 'snapshot', id, ok: false, width: cfg.width, height: cfg.height, error: 'no video yet' });
+  try {
+    const png = encodePng(cfg.width, cfg.height, frameToRgb(frameFromI420(cfg.width, cfg.height, latest)), (raw) => deflateSync(raw, { level: 3 }));
+    parentPort!.postMessage({ type: 'snapshot', id, ok: true, png, width: cfg.width, height: cfg.height } satisfies FromWorker);
+  } catch (e) {
+    post({ type: 'snapshot', id, ok: false, width: cfg.width, height: cfg.height, error: (e as Error).message });
+  }
+}
+
+function find(m: Extract<ToWorker, { type: 'find' }>): void {
+  if (!latest) return post({ type: 'found', id: m.id, ok: false, error: 'no video yet' });
+  try {
+    const r = findTableCorners(frameFromI420(cfg.width, cfg.height, latest), { table: m.table, k1: m.k1, near: m.near });
+    post(r.ok ? { type: 'found', id: m.id, ok: true, corners: r.corners.map(([x, y]) => [x, y] as [number, number]) } : { type: 'found', id: m.id, ok: false, error: r.error });
+  } catch (e) {
+    post({ type: 'found', id: m.id, ok: false, error: (e as Error).message });
+  }
+}
+
+/** New corners, live: a new detector on them replaces the old one only once it is built. */
+async function recalibrate(id: string, corners: [number, number][]): Promise<void> {
+  try {
+    const next = await buildProcessor(corners);
+    processor = next;
+    inShot = false;
+    mask = tableMask(cfg.width, cfg.height, corners);
+    tracks.clear();
+    post({ type: 'calibrated', id, ok: true });
+  } catch (e) {
+    post({ type: 'calibrated', id, ok: false, error: (e as Error).message });
+  }
+}
+
+async function writeClip(id: string, path: string, tracksPath?: string): Promise<void> {
   const frames = ring.snapshot();
   if (frames.length === 0) return post({ type: 'clip', id, ok: false, path, error: 'no video yet', frames: 0 });
   const partial = `${path}.part`;
@@ -244,6 +331,8 @@ async function writeClip(id: string, path: string): Promise<void> {
       for (const f of frames) enc.stdin!.write(f.data);
       enc.stdin!.end();
     });
+    // The tracks first: a clip the console can see has its tracks beside it already.
+    if (tracksPath) await writeFile(tracksPath, JSON.stringify(tracks.forClip(frames.map((f) => f.t), ring.fps, ring.width / cfg.width, ring.width, ring.height)));
     await rename(partial, path);
     post({ type: 'clip', id, ok: true, path, frames: frames.length });
   } catch (e) {

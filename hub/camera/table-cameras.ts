@@ -10,6 +10,25 @@ import { CameraSource, type ClipResult } from './camera-source.ts';
 import { ClipStore, type ClipInfo } from './clips.ts';
 import type { ProcessorSpec } from './frame-processor.ts';
 import type { CameraStats } from './frame-worker.ts';
+import { CalibrationStore } from './calibration-store.ts';
+import { visionOptions, type VisionOptions } from './vision-processor.ts';
+import { calibrate } from '../vision/calibration.ts';
+import { tableLines, type OverlayLine } from '../vision/table-lines.ts';
+import { gameMarkings } from './game-markings.ts';
+import { err, ok, type Result } from '../rules/result.ts';
+
+/** What the calibration page shows of a table's camera. */
+export interface CameraCalibrationView {
+  table: string;
+  width: number;
+  height: number;
+  corners: [number, number][] | null;
+  /** From the calibration page (DATA_DIR), or the configuration file. */
+  source: 'saved' | 'config' | null;
+  savedAt: string | null;
+  /** The table's markings through these corners, when they calibrate. */
+  lines: OverlayLine[] | null;
+}
 
 /**
  * The hub's cameras: one CameraSource per table with a `camera` in its config. Their tracker
@@ -40,14 +59,21 @@ export class TableCameras {
   /** Frame time of each table's last strike. */
   private readonly strikeT = new Map<string, number>();
 
+  /** Corners saved from the calibration page, laid over the configuration's. */
+  readonly calibrations: CalibrationStore;
+
   constructor(private readonly opts: TableCamerasOptions) {
     this.clips = new ClipStore(join(opts.dataDir, 'clips'));
+    this.calibrations = new CalibrationStore(join(opts.dataDir, 'camera-calibration.json'));
+    if (this.calibrations.loadError) opts.log('warn', 'saved camera calibrations not used', { error: this.calibrations.loadError });
   }
 
   /** Starts the table's camera, if it has one; failures are logged, never thrown (the table scores on). */
-  add(config: TableConfig, table: TableService): void {
-    const camera = config.camera;
-    if (!camera) return;
+  add(configured: TableConfig, table: TableService): void {
+    if (!configured.camera) return;
+    const saved = this.calibrations.corners(configured.id);
+    const camera = saved ? { ...configured.camera, corners: saved } : configured.camera;
+    const config: TableConfig = { ...configured, camera };
     const source = new CameraSource({
       table: config.id,
       camera,
@@ -109,7 +135,7 @@ export class TableCameras {
     const entry = this.sources.get(tableId);
     if (!entry) return { ok: false, path: '', frames: 0, error: `table '${tableId}' has no camera` };
     const id = this.clips.newId(reason, Date.now(), shot);
-    const result = await entry.source.clip(this.clips.path(tableId, id)!);
+    const result = await entry.source.clip(this.clips.path(tableId, id)!, this.clips.tracksPath(tableId, id)!);
     if (!result.ok) this.opts.log('warn', 'replay clip not written', { table: tableId, error: result.error });
     else this.clipsWritten.set(tableId, (this.clipsWritten.get(tableId) ?? 0) + 1);
     const cam = entry.config.camera!;
@@ -124,6 +150,11 @@ export class TableCameras {
 
   list(tableId: string): ClipInfo[] {
     return this.clips.list(tableId);
+  }
+
+  /** The camera worker's latest stats (with whether a detector runs), or null. */
+  stats(tableId: string): CameraStats | null {
+    return this.sources.get(tableId)?.source.stats ?? null;
   }
 
   health(tableId: string): CameraHealth | null {
@@ -145,6 +176,76 @@ export class TableCameras {
       metric('billiards_camera_clips_total', 'counter', 'Replay clips written', rows.map((r) => ({ labels: { table: r.id }, value: r.h.clips }))),
       this.latency.render('billiards_camera_message_latency_ms', 'From a frame reaching the camera worker to the tracker message it ended'),
     ];
+  }
+
+  /** The detector's view of the table (size, lens), for checking corners where the detector would. */
+  private vision(): VisionOptions {
+    try {
+      return visionOptions(this.opts.processor?.options);
+    } catch {
+      return visionOptions({});
+    }
+  }
+
+  /** The table's markings through these corners, or why they do not calibrate. */
+  preview(tableId: string, corners: [number, number][]): Result<OverlayLine[]> {
+    const entry = this.sources.get(tableId);
+    if (!entry) return err(`table '${tableId}' has no camera`);
+    const v = this.vision();
+    const cam = entry.config.camera!;
+    const cal = calibrate({ width: cam.width, height: cam.height, corners, table: v.table, k1: v.k1, ...(v.fovDeg !== undefined ? { fovDeg: v.fovDeg } : {}) });
+    if (!cal.ok) return err(cal.error);
+    return ok(tableLines(cal.value, gameMarkings(entry.table.state().variant ?? entry.config.defaultMatch?.variant ?? null, v.table)));
+  }
+
+  calibration(tableId: string): CameraCalibrationView | null {
+    const entry = this.sources.get(tableId);
+    if (!entry) return null;
+    const cam = entry.config.camera!;
+    const corners = cam.corners ? cam.corners.map(([x, y]) => [x, y] as [number, number]) : null;
+    const savedAt = this.calibrations.savedAt(tableId);
+    const lines = corners ? this.preview(tableId, corners) : null;
+    return { table: tableId, width: cam.width, height: cam.height, corners, source: savedAt ? 'saved' : corners ? 'config' : null, savedAt, lines: lines?.ok ? lines.value : null };
+  }
+
+  /** The newest frame of the table's camera, as a PNG. */
+  async snapshot(tableId: string): Promise<Result<Uint8Array>> {
+    const entry = this.sources.get(tableId);
+    if (!entry) return err(`table '${tableId}' has no camera`);
+    const r = await entry.source.snapshot();
+    return r.ok ? ok(r.png) : err(r.error);
+  }
+
+  /** "Find automatically": corners from the newest frame, in the orientation of the current ones. */
+  async findCorners(tableId: string): Promise<Result<[number, number][]>> {
+    const entry = this.sources.get(tableId);
+    if (!entry) return err(`table '${tableId}' has no camera`);
+    const v = this.vision();
+    const near = entry.config.camera!.corners?.map(([x, y]) => [x, y] as [number, number]) ?? null;
+    const r = await entry.source.findCorners(v.table, v.k1, near);
+    return r.ok ? ok(r.corners) : err(r.error);
+  }
+
+  /**
+   * Saves a table's corners: checked as the detector would calibrate on them, then written
+   * to DATA_DIR (durable before visible), then applied to the running camera. A refusal
+   * changes nothing.
+   */
+  async saveCalibration(tableId: string, corners: [number, number][]): Promise<Result<CameraCalibrationView>> {
+    const entry = this.sources.get(tableId);
+    if (!entry) return err(`table '${tableId}' has no camera`);
+    const checked = this.preview(tableId, corners);
+    if (!checked.ok) return checked;
+    try {
+      this.calibrations.save(tableId, corners, new Date(this.opts.clock.now()).toISOString());
+    } catch (e) {
+      return err(`the calibration could not be saved: ${(e as Error).message}`);
+    }
+    entry.config = { ...entry.config, camera: { ...entry.config.camera!, corners } };
+    const live = await entry.source.recalibrate(corners);
+    if (!live.ok) this.opts.log('warn', 'camera calibration saved, not yet applied to the running camera', { table: tableId, error: live.error });
+    this.opts.log('info', 'camera calibrated', { table: tableId, corners });
+    return ok(this.calibration(tableId)!);
   }
 
   async stop(): Promise<void> {

@@ -6,14 +6,14 @@ import { trackerMessage, type TrackerMessage } from '../pipeline/tracker.ts';
 import type { CreateFrameProcessor } from './frame-processor.ts';
 
 /** What a table's camera may say about its detector (config `camera`), checked here because a worker receives plain data. */
-interface VisionOptions {
+export interface VisionOptions {
   balls: BallSet;
   table: { length: number; width: number };
   k1: number;
   fovDeg?: number;
 }
 
-function visionOptions(raw: unknown): VisionOptions {
+export function visionOptions(raw: unknown): VisionOptions {
   const o = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const balls = o.balls ?? 'carom';
   if (balls !== 'carom' && balls !== 'skittles') throw new Error(`camera: balls '${String(balls)}' is not carom or skittles`);
@@ -39,12 +39,26 @@ export const createFrameProcessor: CreateFrameProcessor = ({ width, height, corn
   const skittles = o.balls === 'skittles' ? skittleSetup(o.table) : null;
   const tracker = new VisionTracker({ calibration: cal.value, balls: o.balls, ...(skittles ? { skittles: skittles.skittles, initial: skittles.initial } : {}) });
   return {
-    push: (frame) =>
-      tracker.push(frameFromI420(frame.width, frame.height, frame.data), frame.t).map((m): TrackerMessage => {
+    push: (frame) => {
+      const messages = tracker.push(frameFromI420(frame.width, frame.height, frame.data), frame.t);
+      // A live camera runs for days: the tracker's whole-video trail (for overlays of files) is not kept here.
+      tracker.trail.length = 0;
+      return messages.map((m): TrackerMessage => {
         // The same check as a tracker's message over MQTT: the engine only ever sees contract-shaped facts.
         const parsed = trackerMessage(Buffer.from(JSON.stringify(m)));
         if (!parsed.ok) throw new Error(`camera: the detector produced a message the contract refuses: ${parsed.error}`);
         return parsed.value;
-      }),
+      });
+    },
+    positions: () => {
+      const at = tracker.latest?.at;
+      if (!at) return null;
+      const out: Record<string, [number, number]> = {};
+      for (const [id, p] of Object.entries(at)) {
+        const px = p ? cal.value.toPixel(p[0], p[1], tracker.ballRadius) : null;
+        if (px) out[id] = [px[0], px[1]];
+      }
+      return out;
+    },
   };
 };

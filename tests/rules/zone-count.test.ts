@@ -26,11 +26,11 @@ describe('BK-1..3, FG-3: the zone count in the engine view and on the scoreboard
 
   it('the scoreboard shows the count against the limit, in English and Russian', () => {
     const state = sampleState('1', { variant: 'balkline-47-2', family: 'balkline', zone: { name: '47/2', zone: 'c0r0', count: 2, limit: 2 } });
-    const en = scoreboardFragment({ state } as never, '1', { lang: 'en' }).value;
+    const en = scoreboardFragment({ state } as never, '1', { lang: 'en' }).toString();
     expect(en).toContain('Zone 47/2');
     expect(en).toContain('2 of 2 caroms in this zone');
     expect(en).toContain('class="lastshot zone full"');
-    const ru = scoreboardFragment({ state: { ...state, zone: { name: 'corner triangles', zone: null, count: 0, limit: 1 } } } as never, '1', { lang: 'ru' }).value;
+    const ru = scoreboardFragment({ state: { ...state, zone: { name: 'corner triangles', zone: null, count: 0, limit: 1 } } } as never, '1', { lang: 'ru' }).toString();
     expect(ru).toContain('Зона угловые треугольники');
     expect(ru).toContain('без ограничения');
   });

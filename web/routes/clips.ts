@@ -11,6 +11,8 @@ export interface ClipAccess {
   list(table: string): { id: string; at: string; bytes: number }[];
   /** The clip's file, or null for an id that cannot be one. */
   file(table: string, id: string): string | null;
+  /** The clip's detected tracks (hub/camera/clip-tracks.ts), or null. */
+  tracks?(table: string, id: string): string | null;
 }
 
 export function clipRoutes(app: Hono<Env>, d: AppDeps): void {
@@ -18,7 +20,18 @@ export function clipRoutes(app: Hono<Env>, d: AppDeps): void {
   app.get('/api/tables/:table/clips', needLoginApi, (c) => {
     const table = tableParam(c);
     if (!clips) return jsonError(404, 'this panel has no replay clips');
-    return c.json(clips.list(table).map((clip) => ({ ...clip, url: `/api/tables/${table}/clips/${clip.id}` })));
+    return c.json(clips.list(table).map((clip) => ({ ...clip, url: `/api/tables/${table}/clips/${clip.id}`, tracks: `/api/tables/${table}/clips/${clip.id}/tracks` })));
+  });
+  // The tracks drawn over the clip: a clip written without a detector has none (404).
+  app.get('/api/tables/:table/clips/:clip/tracks', needLoginApi, async (c) => {
+    const table = tableParam(c);
+    const file = clips?.tracks?.(table, c.req.param('clip'));
+    if (!file) return jsonError(404, 'no such clip');
+    try {
+      return c.body(await readFile(file, 'utf8'), 200, { 'content-type': 'application/json', 'cache-control': 'private, max-age=3600' });
+    } catch {
+      return jsonError(404, 'this clip has no tracks');
+    }
   });
   app.get('/api/tables/:table/clips/:clip', needLoginApi, async (c) => {
     const table = tableParam(c);

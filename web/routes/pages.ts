@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { hardwareBody } from '../pages/hardware.ts';
+import { calibrationLink } from '../pages/calibration.ts';
 import { jsonBlock, layout } from '../pages/layout.ts';
 import { overviewFragment } from '../pages/overview.ts';
 import { refereeForms, refereeFragment } from '../pages/referee.ts';
@@ -98,7 +99,7 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
       c,
       `${tableName(rec?.state ?? null, table, m)} · ${m.console}`,
       html`<main class="referee" data-table="${table}" data-lang="${lang}">${jsonBlock('i18n', m.client)}<h1 class="sr-only">${m.console}</h1><div id="toast" class="toast" role="status" aria-live="polite"></div><div class="ref-grid"><div class="ref-live"><div id="live">${refereeFragment(rec, table, lang)}</div><aside id="replay-clip" class="card" data-table="${table}" hidden></aside></div><div class="ref-forms">${refereeForms(table, rec, lang, next)}</div></div></main>`,
-      { scripts: ['referee.js', 'replay-clip.js'], bodyClass: 'page-referee', lang },
+      { scripts: ['referee.js', 'replay-clip.js', 'clip-tracks.js'], bodyClass: 'page-referee', lang },
     );
   });
 
@@ -107,6 +108,8 @@ export function pageRoutes(app: Hono<Env>, d: AppDeps): void {
     const lang = langOf(c);
     const m = messages(lang);
     const name = tableName(store.get(table)?.state ?? null, table, m);
-    return page(c, m.hwTitle(name), html`${jsonBlock('i18n', m.hw)}${hardwareBody(table, name, m, store.get(table)?.state?.rails ?? null)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
+    // A table with a camera links to its calibration page (web/pages/calibration.ts).
+    const cameraLink = (d.options.camera as { calibration(t: string): unknown } | undefined)?.calibration(table) ? calibrationLink(table, lang) : '';
+    return page(c, m.hwTitle(name), html`${jsonBlock('i18n', m.hw)}${cameraLink}${hardwareBody(table, name, m, store.get(table)?.state?.rails ?? null)}<div id="toast" class="toast" role="status" aria-live="polite"></div>`, { scripts: ['hardware.js'], bodyClass: 'page-hardware', lang });
   });
 }
