@@ -84,12 +84,12 @@ export class ShotSegmenter {
         this.lastRailHit.set(rail, now);
         if (previous !== undefined && now - previous < this.opts.railMergeMs) break; // the same impact on a second sensor
         this.loudest = { index: this.events.length, rail, at: now, amplitude: event.amplitude };
-        this.events.push({ kind: 'cushion', rail, ball: null, t: this.t(now) });
+        this.events.push({ kind: 'cushion', rail, ball: null, t: this.t(now), amplitude: event.amplitude });
         break;
       }
       case 'click':
         this.activity(now, out);
-        this.events.push({ kind: 'ball', balls: [null, null], t: this.t(now) });
+        this.events.push({ kind: 'ball', balls: [null, null], t: this.t(now), amplitude: event.amplitude });
         break;
       case 'skittle': {
         if (event.state !== 'down') break; // standing a skittle up is the referee setting the table
@@ -126,7 +126,7 @@ export class ShotSegmenter {
     this.crossRailEchoes += 1;
     if (this.lastRailHit.get(l.rail) === l.at) this.lastRailHit.delete(l.rail);
     this.lastRailHit.set(rail, now);
-    this.events[l.index] = { kind: 'cushion', rail, ball: null, t: this.t(now) };
+    this.events[l.index] = { kind: 'cushion', rail, ball: null, t: this.t(now), amplitude };
     this.loudest = { index: l.index, rail, at: l.at, amplitude };
     return true;
   }

@@ -23,7 +23,7 @@ describe('cross-talk, measured with the real firmware in avr8js', () => {
     const seg = new ShotSegmenter({ rails: { 0: 'head', 1: 'foot', 2: 'left', 3: 'right' }, skittles: {}, quietWindowMs: table.quietWindowMs, restVibrationLevel: table.restVibrationLevel, railMergeMs: table.railMergeMs, crossRailMs: table.crossRailMs, crossRailRatio: table.crossRailRatio });
     for (const h of [...hits].sort((a, b) => a.hubTime - b.hubTime)) seg.push(h as SensorEvent);
     const [done] = seg.tick(hits[0]!.hubTime + 10_000);
-    expect(done?.type === 'shot-complete' && done.events).toEqual([{ kind: 'cushion', rail: 'head', ball: null, t: 0 }]);
+    expect(done?.type === 'shot-complete' && done.events).toEqual([{ kind: 'cushion', rail: 'head', ball: null, t: 0, amplitude: Math.max(...hits.map((h) => h.amplitude)) }]);
     expect(seg.crossRailEchoes).toBe(3);
   });
 });

@@ -19,8 +19,8 @@ describe('shot segmenter', () => {
     const [done] = s.tick(1700);
     expect(done).toMatchObject({ type: 'shot-complete', startedAt: 100, endedAt: 1700, endedBy: 'quiet' });
     expect(done?.type === 'shot-complete' && done.events).toEqual([
-      { kind: 'ball', balls: [null, null], t: 0 },
-      { kind: 'cushion', rail: 'foot', ball: null, t: 300 },
+      { kind: 'ball', balls: [null, null], t: 0, amplitude: 80 },
+      { kind: 'cushion', rail: 'foot', ball: null, t: 300, amplitude: 100 },
     ]);
   });
 
