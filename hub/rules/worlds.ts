@@ -150,7 +150,7 @@ export function enumerateWorlds<S>(
       const amplitude = event.kind === 'ball' || event.kind === 'cushion' ? event.amplitude : undefined;
       const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || possible(branch, o.event, t, amplitude, balls, bounds!));
       const scores = likelihood && options.length > 1 && options.some((o) => o.unknown)
-        ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event, t, balls, cueBall)))
+        ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event, t, balls, cueBall, amplitude)))
         : null;
       const total = scores ? scores.reduce((a, b) => a + b, 0) : 1;
       for (const [k, option] of options.entries()) {
@@ -167,7 +167,7 @@ export function enumerateWorlds<S>(
           assumed,
           ...(bounds ? physicsAfter(branch, option.event, t, amplitude, balls, bounds) : { met: 0, metT: -1, rails: branch.rails, energy: branch.energy }),
           weight: scores ? (branch.weight * scores[k]!) / total : branch.weight,
-          track: likelihood ? stepTrack(branch.track, option.event, t, balls, cueBall) : branch.track,
+          track: likelihood ? stepTrack(branch.track, option.event, t, balls, cueBall, amplitude) : branch.track,
         });
       }
     }
