@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
+import { crossingMs, enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
 import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRecontactSpeed, minOppositeRailGap, SENSOR_CALIBRATION, speedRange, type PhysicalBounds } from '../../hub/rules/bounds.ts';
 import type { ShotEvent } from '../../hub/rules/events.ts';
 import { ball, caromShot, lastShot, newMatch, play, rail, referee, rejects, shot } from './helpers.ts';
@@ -123,6 +123,16 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
     expect(r.worlds.map((w) => w.state[1])).toEqual(['foot:white']);
     const soft = enumerateWorlds([loud(ball('white', 'red'), 10, 20), loud(rail('foot'), 400, 20)], balls, 'white', recorder, { bounds });
     expect(soft.worlds.map((w) => w.state[1]).sort()).toEqual(['foot:red', 'foot:white']);
+  });
+
+  it('a softly struck object ball crosses the table no faster than its own energy bound allows (IMPULSE_SHARE, crossingMs)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const [, hi] = speedRange(20); // the red leaves at most about IMPULSE_SHARE·500 mm/s
+    const crossing = crossingMs('head', IMPULSE_SHARE * hi, bounds);
+    expect(crossing).toBeGreaterThan(4000);
+    const events = (dt: number) => [loud(ball('white', 'red'), 10, 20), loud(rail('head', 'red'), 500, 12), loud(rail('foot'), 500 + dt, 12)];
+    expect(enumerateWorlds(events(crossing - 50), balls, 'white', recorder, { bounds }).worlds.map((w) => w.state[2])).toEqual(['foot:white']);
+    expect(enumerateWorlds(events(crossing + 50), balls, 'white', recorder, { bounds }).worlds.map((w) => w.state[2]).sort()).toEqual(['foot:red', 'foot:white']);
   });
 
   it('amplitudes at the floor or at saturation bound nothing on that side (SENSOR_CALIBRATION)', () => {
