@@ -127,8 +127,10 @@ export class SimulatedTable implements SensorSource {
     events.forEach((e, i) => {
       const t = e.t ?? 0;
       const speed = speeds[i];
-      // A piezo's peak grows with the impact speed (mm/s); a little noise on top.
-      const amplitude = speed == null ? 70 + Math.round(this.random() * 150) : Math.min(255, Math.max(40, Math.round(40 + speed / 20 + this.random() * 10)));
+      // The physics' sensor model (hardware/simulator/physics/sensors.ts) where it gave one; else a
+      // piezo's peak grows with the impact speed (mm/s), a little noise on top.
+      const modelled = e.kind === 'ball' || e.kind === 'cushion' ? e.amplitude : undefined;
+      const amplitude = modelled !== undefined ? modelled : speed == null ? 70 + Math.round(this.random() * 150) : Math.min(255, Math.max(40, Math.round(40 + speed / 20 + this.random() * 10)));
       if (e.kind === 'cushion') {
         const channel = this.railChannel.get(e.rail);
         if (channel !== undefined) this.later(t, () => this.board.impact(channel, amplitude));

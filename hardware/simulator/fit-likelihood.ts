@@ -3,7 +3,7 @@ import { createMatch, must } from './match-helpers.ts';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
 import type { BallId } from '../../hub/rules/ids.ts';
 import { VARIANT_IDS } from '../../hub/rules/catalogue.ts';
-import { candidateKeys, initialTrack, MIN_SUPPORT, stepTrack, type LikelihoodModel, type Track } from '../../hub/rules/likelihood.ts';
+import { candidateKeys, initialTrack, MIN_SUPPORT, modelGroup, stepTrack, type LikelihoodModel, type Track } from '../../hub/rules/likelihood.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import { variantById } from '../../hub/rules/variants/index.ts';
@@ -22,17 +22,33 @@ import { PhysicsTable } from './physics/planner.ts';
  */
 export const FIT_SEEDS = [101, 202, 303] as const;
 export const FIT_SHOTS_PER_SEED = 700;
-export const MODEL_VERSION = 1;
+export const MODEL_VERSION = 2;
+/** A specific key is stored only if its share of truths differs from its fallback's by this much. */
+export const SHARE_TOLERANCE = 0.02;
+const share = (c: readonly [number, number]) => (c[0] + 0.5) / (c[1] + 1);
 
 export function fitLikelihood(variants: readonly string[] = VARIANT_IDS, seeds: readonly number[] = FIT_SEEDS, shotsPerSeed = FIT_SHOTS_PER_SEED): LikelihoodModel {
   const counts: Record<string, [number, number]> = {};
-  for (const variant of variants) {
+  const parents = new Map<string, string>();
+  // Games the simulator plays alike share their counts (likelihood.ts modelGroup): each group is fitted once.
+  for (const variant of variants.filter((v) => modelGroup(v) === v)) {
     for (const seed of seeds) {
-      forEachPlannedShot(variant, seed, shotsPerSeed, (shot, cueBall) => countShot(counts, variant, shot, cueBall));
+      forEachPlannedShot(variant, seed, shotsPerSeed, (shot, cueBall) => countShot(counts, parents, variant, shot, cueBall));
     }
   }
-  // Keys seen too rarely are never consulted (likelihood.ts falls back to a coarser one): not stored.
-  const sorted = Object.fromEntries(Object.entries(counts).filter(([, c]) => c[1] >= MIN_SUPPORT).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // Keys seen too rarely are never consulted (likelihood.ts falls back to a coarser one), and a key
+  // whose share is within SHARE_TOLERANCE of the coarser key the lookup would fall back to adds
+  // nothing: neither is stored. Coarse keys are settled first, so a key is compared with what
+  // the lookup would really use in its place.
+  const kept = new Set<string>();
+  const depth = (key: string) => key.split('|').length;
+  for (const key of Object.keys(counts).sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
+    if (counts[key]![1] < MIN_SUPPORT) continue;
+    let parent = parents.get(key);
+    while (parent !== undefined && !kept.has(parent)) parent = parents.get(parent);
+    if (parent === undefined || Math.abs(share(counts[key]!) - share(counts[parent]!)) >= SHARE_TOLERANCE) kept.add(key);
+  }
+  const sorted = Object.fromEntries([...kept].sort().map((key) => [key, counts[key]!]));
   return {
     version: MODEL_VERSION,
     description: `fitted by hardware/simulator/fit-likelihood.ts on ${shotsPerSeed} physics shots per seed (${seeds.join(', ')}) per game`,
@@ -62,27 +78,30 @@ export function forEachPlannedShot(variant: string, seed: number, shots: number,
 }
 
 /** Walks the true reading of a shot, counting every candidate of each event the sensors leave open. */
-function countShot(counts: Record<string, [number, number]>, variant: string, shot: Shot, cueBall: BallId): void {
+function countShot(counts: Record<string, [number, number]>, parents: Map<string, string>, variant: string, shot: Shot, cueBall: BallId): void {
   const balls = variantById(variant)!.balls;
   const seen = sensorView(shot).events;
   let moving = 1 << balls.indexOf(cueBall);
   let track: Track = initialTrack(balls.length);
   shot.events.forEach((event, index) => {
     if (event.kind === 'foul') return;
+    const amplitude = event.kind === 'ball' || event.kind === 'cushion' ? event.amplitude : undefined;
     const truth = resolve(event, index);
     const open = seen[index]! as Exclude<ShotEvent, { kind: 'foul' }>;
     const candidates = candidateReadings(open, index, moving, balls);
     if (candidates.length > 1) {
       for (const c of candidates) {
         const hit = sameReading(c, truth);
-        for (const key of candidateKeys(variant, track, c, event.t, balls, cueBall)) {
+        const chain = candidateKeys(variant, track, c, event.t, balls, cueBall, amplitude);
+        chain.forEach((key, k) => k + 1 < chain.length && parents.set(key, chain[k + 1]!));
+        for (const key of chain) {
           const entry = (counts[key] ??= [0, 0]);
           entry[1] += 1;
           if (hit) entry[0] += 1;
         }
       }
     }
-    track = stepTrack(track, truth, event.t, balls, cueBall);
+    track = stepTrack(track, truth, event.t, balls, cueBall, amplitude);
     for (const b of ballsOf(truth)) moving |= 1 << balls.indexOf(b);
   });
 }

@@ -83,6 +83,13 @@ const tableObject = z.strictObject({
   /** Cross-talk: within this window a hit on another rail at most `crossRailRatio` of the loudest is its echo (0: off). */
   crossRailMs: z.number().min(0).max(50).default(4),
   crossRailRatio: z.number().gt(0).max(1).default(0.6),
+  /**
+   * The piezos and the click channel follow hub/rules/bounds.ts SENSOR_CALIBRATION (checked on the
+   * table): shot events then carry the hits' amplitudes, which the engine uses to rule readings
+   * out (docs/accuracy.md). Off by default: an uncalibrated amplitude would be false evidence.
+   * The simulated table's sensors follow it always.
+   */
+  amplitudesCalibrated: z.boolean().default(false),
   defaultMatch: matchSchema.optional(),
   /**
    * Who scores: the sensors' shots (unknown facts go to the referee), an overhead tracker's

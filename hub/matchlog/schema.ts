@@ -6,10 +6,12 @@ import { FOUL_KINDS, RAILS, SKITTLES } from '../rules/ids.ts';
 const ballId = z.string().min(1).max(20);
 const maybeBall = ballId.nullable().optional().transform((v) => v ?? null);
 const time = z.number().nonnegative().optional();
+/** Extension: the sensor's 8-bit peak for the contact (older logs have none). */
+const amplitude = z.number().int().min(0).max(255).optional();
 
 export const eventSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('ball'), balls: z.tuple([ballId.nullable(), ballId.nullable()]), t: time }),
-  z.strictObject({ kind: z.literal('cushion'), rail: z.enum(RAILS), ball: maybeBall, t: time }),
+  z.strictObject({ kind: z.literal('ball'), balls: z.tuple([ballId.nullable(), ballId.nullable()]), t: time, amplitude }),
+  z.strictObject({ kind: z.literal('cushion'), rail: z.enum(RAILS), ball: maybeBall, t: time, amplitude }),
   z.strictObject({ kind: z.literal('skittle'), skittle: z.enum(SKITTLES), by: maybeBall, t: time }),
   z.strictObject({ kind: z.literal('pocket'), ball: maybeBall, t: time }),
   z.strictObject({ kind: z.literal('off-table'), ball: maybeBall, t: time }),

@@ -19,6 +19,8 @@ export interface SegmenterOptions {
    */
   crossRailMs?: number;
   crossRailRatio?: number;
+  /** The sensors are calibrated (bounds.ts SENSOR_CALIBRATION): shot events carry each hit's amplitude. */
+  amplitudes?: boolean;
 }
 
 export type SegmenterOutput =
@@ -84,12 +86,12 @@ export class ShotSegmenter {
         this.lastRailHit.set(rail, now);
         if (previous !== undefined && now - previous < this.opts.railMergeMs) break; // the same impact on a second sensor
         this.loudest = { index: this.events.length, rail, at: now, amplitude: event.amplitude };
-        this.events.push({ kind: 'cushion', rail, ball: null, t: this.t(now) });
+        this.events.push({ kind: 'cushion', rail, ball: null, t: this.t(now), ...this.amplitude(event.amplitude) });
         break;
       }
       case 'click':
         this.activity(now, out);
-        this.events.push({ kind: 'ball', balls: [null, null], t: this.t(now) });
+        this.events.push({ kind: 'ball', balls: [null, null], t: this.t(now), ...this.amplitude(event.amplitude) });
         break;
       case 'skittle': {
         if (event.state !== 'down') break; // standing a skittle up is the referee setting the table
@@ -126,9 +128,14 @@ export class ShotSegmenter {
     this.crossRailEchoes += 1;
     if (this.lastRailHit.get(l.rail) === l.at) this.lastRailHit.delete(l.rail);
     this.lastRailHit.set(rail, now);
-    this.events[l.index] = { kind: 'cushion', rail, ball: null, t: this.t(now) };
+    this.events[l.index] = { kind: 'cushion', rail, ball: null, t: this.t(now), ...this.amplitude(amplitude) };
     this.loudest = { index: l.index, rail, at: l.at, amplitude };
     return true;
+  }
+
+  /** A hit's amplitude as shot-event evidence, only from calibrated sensors. */
+  private amplitude(amplitude: number): { amplitude?: number } {
+    return this.opts.amplitudes ? { amplitude } : {};
   }
 
   /** Called on a timer: ends the shot once the table has been quiet long enough. */

@@ -27,14 +27,29 @@ export function minOppositeRailGap(rail: Rail, table: { length: number; width: n
 export const OPPOSITE: Readonly<Record<Rail, Rail>> = { head: 'foot', foot: 'head', left: 'right', right: 'left' };
 
 /**
- * Two balls that just met cannot meet again before one of them touches something else (a
- * cushion, another ball). After the contact the struck ball leaves along the line of centres
- * faster than the striker follows it (restitution < 1 keeps the striker's share small, and
- * follow spin only brings the striker up to at most 5/7·v + 2/7·rω, below the struck ball's
- * share), while cloth friction never turns either ball back on its own. Not valid on tables
- * with skittles: a ball can bounce off a skittle without felling it, which no sensor reports.
+ * Two balls that just met separate: the struck ball leaves along the line of centres faster
+ * than the striker follows it. Only spin can bring them together again with nothing touched in
+ * between (the physics simulator shows a cue ball with follow catching a slow red three times in
+ * 200 ms), and the cloth is all that turns spin into motion: it pushes each ball with at most
+ * MAX_SLIDING_FRICTION·g. So Δt after a contact the two close on each other at no more than
+ * 2·μg·Δt, plus what their separating relative velocity, bent by the same push, can point back
+ * along the line of centres (at most (μg)²·Δt³ / 8R). A second click of the same pair with
+ * nothing of theirs in between, read as faster than that, is some other pair. Not valid on
+ * tables with skittles: a ball can bounce off a skittle without felling it, which no sensor
+ * reports.
  */
 export const SEPARATE_AFTER_CONTACT = true;
+
+/** Sliding friction of ball on cloth, μ: about 0.2 on match cloth; an upper bound. */
+export const MAX_SLIDING_FRICTION = 0.3;
+const G = 9810;
+
+/** The fastest (relative normal speed, mm/s) two balls that met `dtMs` ago can meet again with nothing touched in between. */
+export function maxRecontactSpeed(dtMs: number, ballDiameter: number): number {
+  const a = MAX_SLIDING_FRICTION * G;
+  const t = (dtMs + 1) / 1000; // event times are whole ms
+  return 2 * a * t + (a * a * t * t * t) / (4 * ballDiameter);
+}
 
 /** What the enumerator needs to apply the bounds: the table and whether the separation rule holds. */
 export interface PhysicalBounds {
@@ -43,3 +58,44 @@ export interface PhysicalBounds {
   /** False on tables with skittles (see SEPARATE_AFTER_CONTACT). */
   separateAfterContact: boolean;
 }
+
+/**
+ * How a contact's sensor amplitude (the bridge's 8-bit peak, shot events' `amplitude`) relates
+ * to its speed: a piezo's peak grows in proportion to the impact's normal speed (the relative
+ * normal speed of two balls for the click channel, the ball's speed into the cushion for a rail
+ * piezo), times how well the impact couples to the sensor (where on the table it happened: from
+ * `couplingMin` at the far end to `couplingMax` next to it, with the sensor's own spread folded
+ * in). Below the firmware's threshold a contact reads `floor` (anything from 0 up); at `ceiling`
+ * the converter saturates (anything above). A table's calibration must establish these figures;
+ * these are the hub's defaults, which the physics simulator's sensors follow.
+ */
+export const SENSOR_CALIBRATION = {
+  /** Amplitude per mm/s of normal speed at full coupling. */
+  perMmS: 0.06,
+  couplingMin: 0.69,
+  couplingMax: 1.08,
+  floor: 12,
+  ceiling: 255,
+} as const;
+
+/** The normal speeds (mm/s) an amplitude allows: [lo, hi] (lo 0 at the floor, hi ∞ at saturation). */
+export function speedRange(amplitude: number | undefined): readonly [number, number] {
+  if (amplitude === undefined) return [0, Infinity];
+  const c = SENSOR_CALIBRATION;
+  const lo = amplitude <= c.floor ? 0 : (amplitude - 0.5) / (c.perMmS * c.couplingMax);
+  const hi = amplitude >= c.ceiling ? Infinity : (Math.max(amplitude, c.floor) + 0.5) / (c.perMmS * c.couplingMin);
+  return [lo, hi];
+}
+
+/**
+ * A ball's energy only grows when another ball strikes it. Write U for √(2E/m), E its kinetic
+ * energy with spin: U ≥ its speed. Cloth friction, rolling resistance and cushions (restitution
+ * below 1, and their friction against spin) only take energy away; a skittle only takes it too.
+ * A contact at relative normal speed s gives each ball an impulse per unit mass of (1 + e)/2·s
+ * ≤ s (e ≤ 1), plus a little tangential "throw" (ball-on-ball friction, under a tenth of the
+ * normal impulse), and since 2E' ≤ (U + |Δv|)², U grows by at most IMPULSE_SHARE·s. So an object
+ * ball that has been struck once, at a click read as s, moves at most IMPULSE_SHARE·s from then
+ * on; and two balls meet at a relative normal speed of at most U₁ + U₂, and a ball reaches a rail
+ * at a normal speed of at most U. Readings that need more are dropped.
+ */
+export const IMPULSE_SHARE = 1.05;

@@ -6,8 +6,8 @@ import type { BallId, FoulKind, Rail, SkittleId } from './ids.ts';
  * bad id in its error. `null` means the sensors could not tell (RULES §10).
  */
 export type ShotEvent =
-  | { kind: 'ball'; balls: [string | null, string | null]; t?: number }
-  | { kind: 'cushion'; rail: Rail; ball: string | null; t?: number }
+  | { kind: 'ball'; balls: [string | null, string | null]; t?: number; /** Extension: the click's 8-bit peak (bounds.ts SENSOR_CALIBRATION). */ amplitude?: number }
+  | { kind: 'cushion'; rail: Rail; ball: string | null; t?: number; /** Extension: the rail piezo's 8-bit peak. */ amplitude?: number }
   | { kind: 'skittle'; skittle: SkittleId; by: string | null; t?: number }
   | { kind: 'pocket'; ball: string | null; t?: number }
   | { kind: 'off-table'; ball: string | null; t?: number }

@@ -47,14 +47,17 @@ export interface Track {
   lastRail: readonly (Rail | null)[];
   clicks: number;
   railsSinceClick: number;
+  /** Per ball, the amplitude of the click that last set it moving (null: none, or not reported). */
+  lastAmp: readonly (number | null)[];
 }
 
 export function initialTrack(ballCount: number): Track {
-  return { cueHit: 0, lastStruck: -1, lastT: new Array(ballCount).fill(null), lastRail: new Array(ballCount).fill(null), clicks: 0, railsSinceClick: 0 };
+  const none = () => new Array<null>(ballCount).fill(null);
+  return { cueHit: 0, lastStruck: -1, lastT: none(), lastRail: none(), clicks: 0, railsSinceClick: 0, lastAmp: none() };
 }
 
 /** The track after an event (with every ball in it resolved). */
-export function stepTrack(track: Track, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], cueBall: BallId): Track {
+export function stepTrack(track: Track, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], cueBall: BallId, amplitude?: number): Track {
   const lastT = [...track.lastT];
   const at = t ?? null;
   if (e.kind === 'ball') {
@@ -64,7 +67,9 @@ export function stepTrack(track: Track, e: ResolvedEvent, t: number | undefined,
     const cue = balls.indexOf(cueBall);
     const other = a === cue ? b : b === cue ? a : -1;
     const struck = other >= 0 ? other : track.lastT[a] === null ? a : track.lastT[b] === null ? b : track.lastStruck;
-    return { ...track, lastT, cueHit: other >= 0 ? track.cueHit | (1 << other) : track.cueHit, lastStruck: struck, clicks: track.clicks + 1, railsSinceClick: 0 };
+    const lastAmp = [...track.lastAmp];
+    for (const k of [a, b]) if (k !== cue) lastAmp[k] = amplitude ?? null;
+    return { ...track, lastT, lastAmp, cueHit: other >= 0 ? track.cueHit | (1 << other) : track.cueHit, lastStruck: struck, clicks: track.clicks + 1, railsSinceClick: 0 };
   }
   const who = balls.indexOf(e.kind === 'skittle' ? e.by : e.ball);
   lastT[who] = at;
@@ -86,16 +91,42 @@ function dtBucket(now: number | undefined, then: number | null): string {
 
 const cap = (n: number, max: number) => String(Math.min(n, max));
 
+const RATIO_EDGES = [0.35, 0.7, 1, 1.4, 2];
+
+/**
+ * How loud this contact is against the click that set the candidate's object ball moving: a
+ * ball struck softly cannot hit much harder (bounds.ts IMPULSE_SHARE), and usually hits softer.
+ * 'c': the candidate is the cue ball alone; 'n': no amplitude to compare.
+ */
+function ampBucket(amplitude: number | undefined, before: number | null | undefined, cueOnly: boolean): string {
+  if (cueOnly) return 'c';
+  if (amplitude === undefined || before === null || before === undefined || before <= 0) return 'n';
+  const r = amplitude / before;
+  let k = 0;
+  while (k < RATIO_EDGES.length && r >= RATIO_EDGES[k]!) k++;
+  return String(k);
+}
+
+/** Games whose shots the simulator plays alike share one set of counts (the zone games are the free game's). */
+export function modelGroup(variant: string): string {
+  return variant === 'free-game' || variant.startsWith('balkline') ? 'carom' : variant;
+}
+
 /** The feature keys of one candidate reading of an event, most specific first. */
-export function candidateKeys(variant: string, track: Track, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], cueBall: BallId): string[] {
+export function candidateKeys(variantId: string, track: Track, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], cueBall: BallId, amplitude?: number): string[] {
+  const variant = modelGroup(variantId);
   const cue = balls.indexOf(cueBall);
   let role: string;
   let dt: string;
   let rel = '';
+  let amp: string;
   if (e.kind === 'ball') {
     const [a, b] = e.balls.map((x) => balls.indexOf(x)) as [number, number];
     const other = a === cue ? b : b === cue ? a : -1;
     role = other >= 0 ? ((track.cueHit >> other) & 1 ? 'cue-again' : 'cue-new') : a === track.lastStruck || b === track.lastStruck ? 'struck-obj' : 'obj-obj';
+    const obj = [a, b].filter((k) => k !== cue);
+    const before = Math.max(...obj.map((k) => track.lastAmp[k] ?? -1));
+    amp = obj.some((k) => track.lastT[k] === null) ? 'r' : ampBucket(amplitude, before < 0 ? null : before, false);
     const ta = track.lastT[a] ?? null;
     const tb = track.lastT[b] ?? null;
     dt = dtBucket(t, ta === null ? tb : tb === null ? ta : Math.max(ta, tb));
@@ -103,6 +134,7 @@ export function candidateKeys(variant: string, track: Track, e: ResolvedEvent, t
     const who = balls.indexOf(e.kind === 'skittle' ? e.by : e.ball);
     role = who === cue ? 'cue' : who === track.lastStruck ? 'struck' : 'obj';
     dt = dtBucket(t, track.lastT[who] ?? null);
+    amp = e.kind === 'cushion' ? ampBucket(amplitude, track.lastAmp[who], who === cue) : '';
     if (e.kind === 'cushion') {
       const last = track.lastRail[who] ?? null;
       rel = last === null ? 'n' : last === e.rail ? 's' : OPPOSITE[last] === e.rail ? 'o' : 'a';
@@ -110,7 +142,7 @@ export function candidateKeys(variant: string, track: Track, e: ResolvedEvent, t
   }
   const shape = `c${cap(track.clicks, 3)}r${cap(track.railsSinceClick, 3)}`;
   const base = `${e.kind}|${role}`;
-  return [`${variant}|${base}|${shape}|${dt}|${rel}`, `${variant}|${base}|${shape}`, `${variant}|${base}`, base];
+  return [`${variant}|${base}|${shape}|${dt}|${rel}|${amp}`, `${variant}|${base}|${shape}|${dt}|${rel}`, `${variant}|${base}|${shape}`, `${variant}|${base}`, base];
 }
 
 /** The share of candidates like this one that were the truth, from the most specific key with enough support. */

@@ -1,6 +1,6 @@
 import type { BallId, Rail, SkittleId } from './ids.ts';
 import type { ResolvedEvent, ShotEvent } from './events.ts';
-import { minOppositeRailGap, OPPOSITE, type PhysicalBounds } from './bounds.ts';
+import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRecontactSpeed, OPPOSITE, speedRange, type PhysicalBounds } from './bounds.ts';
 import { candidateKeys, candidateScore, initialTrack, stepTrack, type LikelihoodModel, type Track } from './likelihood.ts';
 
 export type { ResolvedEvent } from './events.ts';
@@ -89,10 +89,13 @@ interface Branch<S> {
   moving: number;
   state: S;
   assumed: Trail;
-  /** The pair (bits) that met last, while neither has touched anything since (SEPARATE_AFTER_CONTACT). */
+  /** The pair (bits) that met last, while neither has touched anything since (SEPARATE_AFTER_CONTACT), and when (-1: not known). */
   met: number;
+  metT: number;
   /** Per ball, its last rail and when, while recent enough to bound an opposite-rail hit. */
   rails: readonly (RailMark | null)[];
+  /** Per ball, an upper bound on √(2E/m), mm/s (bounds.ts IMPULSE_SHARE): 0 at rest, ∞ for the cue ball. */
+  energy: readonly number[];
   weight: number;
   track: Track;
 }
@@ -164,7 +167,17 @@ export function enumerateWorlds<S>(
 
   const { bounds, likelihood } = inference;
   let branches: Branch<S>[] = [
-    { moving: bitOf(balls, cueBall), state: scanner.init(), assumed: null, met: 0, rails: balls.map(() => null), weight: 1, track: initialTrack(balls.length) },
+    {
+      moving: bitOf(balls, cueBall),
+      state: scanner.init(),
+      assumed: null,
+      met: 0,
+      metT: -1,
+      rails: balls.map(() => null),
+      energy: balls.map((b) => (b === cueBall ? Infinity : 0)),
+      weight: 1,
+      track: initialTrack(balls.length),
+    },
   ];
   const candidatesSeen = new Map<number, { kind: ShotEvent['kind']; field: UndeterminedFact['field']; values: Set<string> }>();
   let anyUnknown = false;
@@ -174,9 +187,10 @@ export function enumerateWorlds<S>(
     const next: Branch<S>[] = [];
     const t = event.t;
     for (const branch of from) {
-      const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || possible(branch, o.event, t, balls, bounds!));
+      const amplitude = event.kind === 'ball' || event.kind === 'cushion' ? event.amplitude : undefined;
+      const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || possible(branch, o.event, t, amplitude, balls, bounds!));
       const scores = likelihood && options.length > 1 && options.some((o) => o.unknown)
-        ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event, t, balls, cueBall)))
+        ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event, t, balls, cueBall, amplitude)))
         : null;
       const total = scores ? scores.reduce((a, b) => a + b, 0) : 1;
       for (const [k, option] of options.entries()) {
@@ -191,9 +205,9 @@ export function enumerateWorlds<S>(
           moving: branch.moving | option.sets,
           state: scanner.step(scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, option.event),
           assumed,
-          ...(bounds ? physicsAfter(branch, option.event, t, balls, bounds) : { met: 0, rails: branch.rails }),
+          ...(bounds ? physicsAfter(branch, option.event, t, amplitude, balls, bounds) : { met: 0, metT: -1, rails: branch.rails, energy: branch.energy }),
           weight: scores ? (branch.weight * scores[k]!) / total : branch.weight,
-          track: likelihood ? stepTrack(branch.track, option.event, t, balls, cueBall) : branch.track,
+          track: likelihood ? stepTrack(branch.track, option.event, t, balls, cueBall, amplitude) : branch.track,
         });
       }
     }
@@ -279,19 +293,24 @@ function bitOf(balls: readonly BallId[], ball: BallId): number {
   return 1 << balls.indexOf(ball);
 }
 
-/** Readings in one state are one reading from here on: their weights add. The physics marks are part of the state. */
+/**
+ * Readings in one state are one reading from here on: their weights add. The physics marks are
+ * part of the state, but the energy bounds are not: the merged reading keeps the larger bound
+ * of each ball, which can only prune less.
+ */
 function merge<S>(branches: Branch<S>[], scanner: Scanner<S>): Branch<S>[] {
   if (branches.length < 2) return branches;
   const byKey = new Map<string, Branch<S>>();
   const joins = new Map<Branch<S>, Joined>();
   for (const b of branches) {
-    const key = `${b.moving}|${b.met}|${b.rails.map((m) => (m ? `${m.rail}${m.t}` : '')).join(',')}|${scanner.key(b.state)}`;
+    const key = `${b.moving}|${b.met}@${b.metT}|${b.rails.map((m) => (m ? `${m.rail}${m.t}` : '')).join(',')}|${scanner.key(b.state)}`;
     const seen = byKey.get(key);
     if (!seen) {
       byKey.set(key, b);
       continue;
     }
     seen.weight += b.weight;
+    if (b.energy.some((u, k) => u > seen.energy[k]!)) seen.energy = seen.energy.map((u, k) => Math.max(u, b.energy[k]!));
     // The merged reading keeps both histories, so a prompt can say which values lead to it.
     if (b.assumed === seen.assumed) continue;
     let join = joins.get(seen);
@@ -305,24 +324,55 @@ function merge<S>(branches: Branch<S>[], scanner: Scanner<S>): Branch<S>[] {
 }
 
 /** Does this reading of the event respect the physical bounds (bounds.ts), given the branch so far? */
-function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], bounds: PhysicalBounds): boolean {
+function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined, amplitude: number | undefined, balls: readonly BallId[], bounds: PhysicalBounds): boolean {
+  const [lo] = speedRange(amplitude);
   if (e.kind === 'ball') {
-    return !(bounds.separateAfterContact && branch.met === (bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1])));
+    const [a, b] = [balls.indexOf(e.balls[0]), balls.indexOf(e.balls[1])];
+    // Two balls meet at a relative normal speed of at most the sum of their speeds (IMPULSE_SHARE).
+    if (branch.energy[a]! + branch.energy[b]! < lo) return false;
+    const again = branch.met === (bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1]));
+    return !(bounds.separateAfterContact && again && t !== undefined && branch.metT >= 0 && lo > maxRecontactSpeed(t - branch.metT, bounds.ballDiameter));
   }
-  if (e.kind !== 'cushion' || t === undefined) return true;
-  const mark = branch.rails[balls.indexOf(e.ball)];
-  return !mark || OPPOSITE[mark.rail] !== e.rail || t - mark.t >= minOppositeRailGap(mark.rail, bounds.table, bounds.ballDiameter);
+  if (e.kind !== 'cushion') return true;
+  const who = balls.indexOf(e.ball);
+  // A ball reaches a rail at a normal speed of at most its own speed (IMPULSE_SHARE).
+  if (branch.energy[who]! < lo) return false;
+  const mark = branch.rails[who];
+  return t === undefined || !mark || OPPOSITE[mark.rail] !== e.rail || t - mark.t >= crossingMs(mark.rail, branch.energy[who]!, bounds);
 }
 
-/** The physics marks after the event: who met last, each ball's recent rail (stale marks are dropped, so readings merge). */
-function physicsAfter<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined, balls: readonly BallId[], bounds: PhysicalBounds): { met: number; rails: (RailMark | null)[] } {
-  const horizon = Math.max(minOppositeRailGap('head', bounds.table, bounds.ballDiameter), minOppositeRailGap('left', bounds.table, bounds.ballDiameter));
-  const rails = branch.rails.map((m) => (m && t !== undefined && t - m.t < horizon ? m : null));
-  if (e.kind === 'ball') return { met: bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1]), rails };
+/**
+ * A ball that touched a rail reaches the opposite one only after crossing the table: at least
+ * (span − one ball diameter) / its highest possible speed later — MAX_BALL_SPEED for any ball
+ * (0.23 s lengthwise, 0.11 s across), and far longer for an object ball set moving by a soft
+ * contact (IMPULSE_SHARE). Adjacent rails meet in a corner, so they give no bound, and a ball
+ * may return to the same rail quickly (a shallow angle with spin).
+ */
+export function crossingMs(rail: Rail, speedBound: number, bounds: PhysicalBounds): number {
+  const span = rail === 'head' || rail === 'foot' ? bounds.table.length : bounds.table.width;
+  return ((span - bounds.ballDiameter) / Math.min(MAX_BALL_SPEED, speedBound)) * 1000;
+}
+
+/** The physics marks after the event: who met last, each ball's recent rail (stale marks are dropped, so readings merge), the energy bounds. */
+function physicsAfter<S>(
+  branch: Branch<S>,
+  e: ResolvedEvent,
+  t: number | undefined,
+  amplitude: number | undefined,
+  balls: readonly BallId[],
+  bounds: PhysicalBounds,
+): { met: number; metT: number; rails: (RailMark | null)[]; energy: readonly number[] } {
+  const rails = branch.rails.map((m, k) => (m && t !== undefined && t - m.t < crossingMs('head', branch.energy[k]!, bounds) ? m : null));
+  if (e.kind === 'ball') {
+    const [a, b] = [balls.indexOf(e.balls[0]), balls.indexOf(e.balls[1])];
+    const gain = IMPULSE_SHARE * speedRange(amplitude)[1];
+    const energy = branch.energy.map((u, k) => (k === a || k === b ? u + gain : u));
+    return { met: bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1]), metT: t ?? -1, rails, energy };
+  }
   const who = e.kind === 'skittle' ? e.by : e.ball;
-  const met = (branch.met & bitOf(balls, who)) !== 0 ? 0 : branch.met;
+  const apart = (branch.met & bitOf(balls, who)) !== 0;
   if (e.kind === 'cushion' && t !== undefined) rails[balls.indexOf(who)] = { rail: e.rail, t };
-  return { met, rails };
+  return { met: apart ? 0 : branch.met, metT: apart ? -1 : branch.metT, rails, energy: branch.energy };
 }
 
 interface Reading {

@@ -50,7 +50,7 @@ export class SensorIntake {
     this.id = config.id;
     const rails = Object.fromEntries(Object.entries(config.rails).map(([ch, rail]) => [Number(ch), rail])) as Record<number, Rail>;
     const skittles = Object.fromEntries(Object.entries(config.skittles).map(([i, s]) => [Number(i), s])) as Record<number, SkittleId>;
-    this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs, crossRailMs: config.crossRailMs, crossRailRatio: config.crossRailRatio });
+    this.segmenter = new ShotSegmenter({ rails, skittles, quietWindowMs: config.quietWindowMs, restVibrationLevel: config.restVibrationLevel, railMergeMs: config.railMergeMs, crossRailMs: config.crossRailMs, crossRailRatio: config.crossRailRatio, amplitudes: config.amplitudesCalibrated || config.source.type === 'simulator' });
     this.statusFilter = new StatusFrameFilter({ mode: deps.statusFrames?.mode ?? 'all', keepAliveMs: deps.statusFrames?.keepAliveMs ?? 60_000, restVibrationLevel: config.restVibrationLevel });
     this.essentialStatus = new StatusFrameFilter({ mode: 'changes', keepAliveMs: deps.statusFrames?.keepAliveMs ?? 60_000, restVibrationLevel: Infinity });
   }

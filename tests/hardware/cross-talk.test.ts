@@ -20,10 +20,10 @@ describe('cross-talk, measured with the real firmware in avr8js', () => {
     expect(hits.map((h) => h.channel).sort()).toEqual([0, 1, 2, 3]); // every piezo heard it
 
     const table = configSchema.parse({ tables: [{ id: 't1', source: { type: 'simulator' } }] }).tables[0]!;
-    const seg = new ShotSegmenter({ rails: { 0: 'head', 1: 'foot', 2: 'left', 3: 'right' }, skittles: {}, quietWindowMs: table.quietWindowMs, restVibrationLevel: table.restVibrationLevel, railMergeMs: table.railMergeMs, crossRailMs: table.crossRailMs, crossRailRatio: table.crossRailRatio });
+    const seg = new ShotSegmenter({ rails: { 0: 'head', 1: 'foot', 2: 'left', 3: 'right' }, skittles: {}, quietWindowMs: table.quietWindowMs, restVibrationLevel: table.restVibrationLevel, railMergeMs: table.railMergeMs, crossRailMs: table.crossRailMs, crossRailRatio: table.crossRailRatio, amplitudes: true });
     for (const h of [...hits].sort((a, b) => a.hubTime - b.hubTime)) seg.push(h as SensorEvent);
     const [done] = seg.tick(hits[0]!.hubTime + 10_000);
-    expect(done?.type === 'shot-complete' && done.events).toEqual([{ kind: 'cushion', rail: 'head', ball: null, t: 0 }]);
+    expect(done?.type === 'shot-complete' && done.events).toEqual([{ kind: 'cushion', rail: 'head', ball: null, t: 0, amplitude: Math.max(...hits.map((h) => h.amplitude)) }]);
     expect(seg.crossRailEchoes).toBe(3);
   });
 });

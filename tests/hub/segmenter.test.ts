@@ -9,6 +9,20 @@ const click = (at: number): SensorEvent => ({ type: 'click', amplitude: 80, ...s
 const vibration = (level: number, at: number): SensorEvent => ({ type: 'vibration', level, ...stamp(at) });
 
 describe('shot segmenter', () => {
+  it('shot events carry the hits\' amplitudes only from calibrated sensors (amplitudes: true)', () => {
+    for (const amplitudes of [true, false]) {
+      const s = new ShotSegmenter({ ...opts, amplitudes });
+      s.push(click(100));
+      s.push(rail(1, 400));
+      const [done] = s.tick(2000);
+      expect(done?.type === 'shot-complete' && done.events).toEqual(
+        amplitudes
+          ? [{ kind: 'ball', balls: [null, null], t: 0, amplitude: 80 }, { kind: 'cushion', rail: 'foot', ball: null, t: 300, amplitude: 100 }]
+          : [{ kind: 'ball', balls: [null, null], t: 0 }, { kind: 'cushion', rail: 'foot', ball: null, t: 300 }],
+      );
+    }
+  });
+
   it('G-6 a shot starts at the first sign of motion and ends after a quiet window with the bed at rest', () => {
     const s = new ShotSegmenter(opts);
     expect(s.push(click(100))).toEqual([{ type: 'shot-started', at: 100 }]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
-import { MAX_BALL_SPEED, minOppositeRailGap, type PhysicalBounds } from '../../hub/rules/bounds.ts';
+import { crossingMs, enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
+import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRecontactSpeed, minOppositeRailGap, SENSOR_CALIBRATION, speedRange, type PhysicalBounds } from '../../hub/rules/bounds.ts';
 import type { ShotEvent } from '../../hub/rules/events.ts';
 import { ball, caromShot, lastShot, newMatch, play, rail, referee, rejects, shot } from './helpers.ts';
 
@@ -76,12 +76,21 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   const bounds: PhysicalBounds = { table: { length: 2840, width: 1420 }, ballDiameter: 61.5, separateAfterContact: true };
   const at = (e: ShotEvent, t: number): ShotEvent => ({ ...e, t });
 
-  it('two balls that just met cannot meet again before one of them touches something else', () => {
-    const r = enumerateWorlds([ball('white', 'red'), ball(null, null)], balls, 'white', recorder, { bounds });
-    expect(r.worlds.map((w) => w.state[1]).sort()).toEqual(['white+yellow', 'yellow+red']);
-    const after = enumerateWorlds([ball('white', 'red'), rail('foot', 'red'), ball(null, null)], balls, 'white', recorder, { bounds });
-    expect(after.worlds.map((w) => w.state[2]).sort()).toEqual(['white+red', 'white+yellow', 'yellow+red']);
-    const skittles = enumerateWorlds([ball('white', 'red'), ball(null, null)], balls, 'white', recorder, { bounds: { ...bounds, separateAfterContact: false } });
+  it('two balls that just met cannot meet again, with nothing touched in between, faster than cloth friction can bring them back (SEPARATE_AFTER_CONTACT)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const second = (r: { worlds: { state: string[] }[] }, k: number) => r.worlds.map((w) => w.state[k]).sort();
+    // 20 ms later at a relative speed of at least 900 mm/s: far more than 2·μg·Δt (about 120 mm/s).
+    expect(maxRecontactSpeed(20, 61.5)).toBeLessThan(150);
+    const r = enumerateWorlds([loud(ball('white', 'red'), 10, 90), loud(ball(null, null), 30, 60)], balls, 'white', recorder, { bounds });
+    expect(second(r, 1)).toEqual(['white+yellow', 'yellow+red']);
+    // A soft second click (below the threshold) may be spin bringing the cue ball back onto the red.
+    const soft = enumerateWorlds([loud(ball('white', 'red'), 10, 90), loud(ball(null, null), 30, 12)], balls, 'white', recorder, { bounds });
+    expect(second(soft, 1)).toEqual(['white+red', 'white+yellow', 'yellow+red']);
+    // Without amplitudes (an older log) nothing bounds the second click's speed.
+    expect(enumerateWorlds([at(ball('white', 'red'), 10), at(ball(null, null), 30)], balls, 'white', recorder, { bounds }).worlds).toHaveLength(3);
+    const after = enumerateWorlds([loud(ball('white', 'red'), 10, 90), at(rail('foot', 'red'), 20), loud(ball(null, null), 30, 60)], balls, 'white', recorder, { bounds });
+    expect(second(after, 2)).toEqual(['white+red', 'white+yellow', 'yellow+red']);
+    const skittles = enumerateWorlds([loud(ball('white', 'red'), 10, 90), loud(ball(null, null), 30, 60)], balls, 'white', recorder, { bounds: { ...bounds, separateAfterContact: false } });
     expect(skittles.worlds).toHaveLength(3); // a ball may bounce off a standing skittle unreported
   });
 
@@ -96,8 +105,45 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
     expect(late.worlds.map((w) => w.state[2]).sort()).toEqual(['foot:red', 'foot:white']);
   });
 
+  it('an object ball moves no faster than the contact that set it moving gave it: a soft hit on the red cannot be followed by a loud red–yellow kiss (IMPULSE_SHARE)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const [, hi] = speedRange(20);
+    const [lo] = speedRange(60);
+    expect(lo).toBeGreaterThan(IMPULSE_SHARE * hi);
+    const r = enumerateWorlds([loud(ball('white', 'red'), 10, 20), at(rail('foot', 'white'), 400), loud(ball(null, null), 900, 60)], balls, 'white', recorder, { bounds });
+    expect(r.worlds.map((w) => w.state[2]).sort()).toEqual(['white+red', 'white+yellow']);
+    // As loud as the first: the red may have done it.
+    const even = enumerateWorlds([loud(ball('white', 'red'), 10, 20), at(rail('foot', 'white'), 400), loud(ball(null, null), 900, 20)], balls, 'white', recorder, { bounds });
+    expect(even.worlds.map((w) => w.state[2]).sort()).toEqual(['white+red', 'white+yellow', 'yellow+red']);
+  });
+
+  it('a ball reaches a rail no faster than it moves: a loud rail hit is not the softly struck red (IMPULSE_SHARE)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const r = enumerateWorlds([loud(ball('white', 'red'), 10, 20), loud(rail('foot'), 400, 80)], balls, 'white', recorder, { bounds });
+    expect(r.worlds.map((w) => w.state[1])).toEqual(['foot:white']);
+    const soft = enumerateWorlds([loud(ball('white', 'red'), 10, 20), loud(rail('foot'), 400, 20)], balls, 'white', recorder, { bounds });
+    expect(soft.worlds.map((w) => w.state[1]).sort()).toEqual(['foot:red', 'foot:white']);
+  });
+
+  it('a softly struck object ball crosses the table no faster than its own energy bound allows (IMPULSE_SHARE, crossingMs)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const [, hi] = speedRange(20); // the red leaves at most about IMPULSE_SHARE·500 mm/s
+    const crossing = crossingMs('head', IMPULSE_SHARE * hi, bounds);
+    expect(crossing).toBeGreaterThan(4000);
+    const events = (dt: number) => [loud(ball('white', 'red'), 10, 20), loud(rail('head', 'red'), 500, 12), loud(rail('foot'), 500 + dt, 12)];
+    expect(enumerateWorlds(events(crossing - 50), balls, 'white', recorder, { bounds }).worlds.map((w) => w.state[2])).toEqual(['foot:white']);
+    expect(enumerateWorlds(events(crossing + 50), balls, 'white', recorder, { bounds }).worlds.map((w) => w.state[2]).sort()).toEqual(['foot:red', 'foot:white']);
+  });
+
+  it('amplitudes at the floor or at saturation bound nothing on that side (SENSOR_CALIBRATION)', () => {
+    expect(speedRange(SENSOR_CALIBRATION.floor)[0]).toBe(0);
+    expect(speedRange(SENSOR_CALIBRATION.ceiling)[1]).toBe(Infinity);
+    expect(speedRange(undefined)).toEqual([0, Infinity]);
+  });
+
   it('when the bounds would rule out every reading, the event is read without them (a contact was missed)', () => {
-    const r = enumerateWorlds([ball('white', 'red'), ball('white', 'red')], balls, 'white', recorder, { bounds });
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const r = enumerateWorlds([loud(ball('white', 'red'), 10, 90), loud(ball('white', 'red'), 30, 60)], balls, 'white', recorder, { bounds });
     expect(r.worlds.map((w) => w.state)).toEqual([['white+red', 'white+red']]);
   });
 });

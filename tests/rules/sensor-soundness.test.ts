@@ -31,5 +31,5 @@ describe('sensor-only scoring is never wrong, only unsure (RULES §10)', () => {
       const count = measureAccuracy(variant, 200, 11, 'tracker');
       expect(count).toMatchObject({ wrong: 0, prompted: 0, correct: 200 });
     }
-  });
+  }, 120_000); // 600 simulated shots: about 20 s alone, more on a shared machine
 });

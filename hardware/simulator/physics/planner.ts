@@ -4,6 +4,7 @@ import { seededRandom } from '../../../hub/rules/random.ts';
 import type { PlanContext, PlannedShot } from '../planner.ts';
 import type { Ball } from './ball.ts';
 import { simulate, type SimEvent, type SimResult } from './engine.ts';
+import { amplitudeOf, shotSensorRandom } from './sensors.ts';
 import { ballsOf, nextLayout, type Layout } from './layout.ts';
 import { tableFor, type TableGeometry } from './table.ts';
 import { angleOf, dist, fromAngle, sub, type Vec } from './vec.ts';
@@ -13,7 +14,7 @@ import { angleOf, dist, fromAngle, sub, type Vec } from './vec.ts';
  * rest, and for each shot simulates a small number of candidate strokes (direction, speed,
  * top/back spin, side spin) aimed for the game's scoring shot, keeps the best, and then
  * plays it with a seeded execution error. The result is the ground truth of a shot in the
- * scripted planner's shape, plus the impact speeds for the sensor signals.
+ * scripted planner's shape (with the sensors' amplitudes, physics/sensors.ts), plus the impact speeds.
  */
 export interface PhysicsPlannedShot extends PlannedShot {
   /** Per event of `shot.events`: the impact speed in mm/s (cushion, ball, skittle), for the sensor amplitude. */
@@ -94,9 +95,10 @@ export function toPlanned(run: SimResult): PhysicsPlannedShot {
   const ms = (t: number) => Math.max(1, Math.round(t * 1000));
   const events: ShotEvent[] = [];
   const speeds: (number | null)[] = [];
+  const sensor = shotSensorRandom(run.events);
   for (const e of run.events) {
-    if (e.kind === 'ball') events.push({ kind: 'ball', balls: [e.balls[0], e.balls[1]], t: ms(e.t) });
-    else if (e.kind === 'cushion') events.push({ kind: 'cushion', rail: e.rail, ball: e.ball, t: ms(e.t) });
+    if (e.kind === 'ball') events.push({ kind: 'ball', balls: [e.balls[0], e.balls[1]], t: ms(e.t), amplitude: amplitudeOf(e.speed, sensor) });
+    else if (e.kind === 'cushion') events.push({ kind: 'cushion', rail: e.rail, ball: e.ball, t: ms(e.t), amplitude: amplitudeOf(e.speed, sensor) });
     else if (e.kind === 'skittle') events.push({ kind: 'skittle', skittle: e.skittle as 'king', by: e.by, t: ms(e.t) });
     else events.push({ kind: e.kind, ball: e.ball, t: ms(e.t) });
     speeds.push('speed' in e ? Math.round(Math.abs(e.speed)) : null);
