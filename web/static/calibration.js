@@ -1,22 +1,45 @@
+// @ts-check
 // The camera calibration page (issue 16): a live frame of the table's camera, the four
 // cushion-nose corners clicked on it (or found by the hub), the table's lines drawn
 // through them (computed by the hub: hub/vision/table-lines.ts), and Save.
-import { api } from './common.js';
+import { api, byId, one, pageJson } from './common.js';
 
-const main = document.querySelector('main.calibration');
-const table = main.dataset.table;
-const t = JSON.parse(document.getElementById('i18n').textContent || '{}');
-const img = document.getElementById('cal-frame');
-const canvas = document.getElementById('cal-overlay');
-const msg = document.getElementById('cal-msg');
-const saveButton = document.getElementById('cal-save');
+/**
+ * @typedef {import('../../hub/vision/table-lines.ts').OverlayLine} OverlayLine
+ * @typedef {import('../../hub/vision/table-lines.ts').LineKind} LineKind
+ * @typedef {[number, number][]} Corners image pixels, head-left, foot-left, foot-right, head-right
+ * @typedef {{ clickNext: string, checking: string, fits: string, saved: string, searching: string, found: string,
+ *   refused: string, current: string, none: string, labels: string[], names: string[] }} CalibrationWords
+ *   web/pages/calibration.ts calibrationBody: the client's words, `clickNext` a template with `{name}`
+ */
+
+const main = one('main.calibration');
+const table = main.dataset.table || '';
+/** @type {CalibrationWords} */
+const t = pageJson('i18n');
+const img = byId('cal-frame', HTMLImageElement);
+const canvas = byId('cal-overlay', HTMLCanvasElement);
+const msg = byId('cal-msg');
+const saveButton = byId('cal-save', HTMLButtonElement);
 const base = `/api/tables/${encodeURIComponent(table)}`;
+/** @type {Record<LineKind, string>} */
 const COLOURS = { cushion: '#00e5ff', diamond: '#ffffff', spot: '#ffe600', zone: '#ff4fd8' };
 
 let size = { width: 0, height: 0 };
+/** @type {Corners} */
 let corners = [];
+/** @type {OverlayLine[] | null} */
 let lines = null;
 
+/** @param {unknown} e */
+function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * @param {string} text
+ * @param {boolean} [ok]
+ */
 function say(text, ok = true) {
   msg.textContent = text;
   msg.className = `big-msg ${ok ? 'ok' : 'bad'}`;
@@ -35,6 +58,7 @@ function draw() {
   canvas.width = size.width;
   canvas.height = size.height;
   const g = canvas.getContext('2d');
+  if (!g) throw new Error('page: no 2d context on #cal-overlay');
   g.clearRect(0, 0, canvas.width, canvas.height);
   const px = Math.max(1, size.width / 640);
   g.lineJoin = 'round';
@@ -56,7 +80,7 @@ function draw() {
     g.fill();
     g.font = `${Math.round(12 * px)}px sans-serif`;
     g.fillStyle = '#ffffff';
-    g.fillText(t.labels[k], x + 6 * px, y - 6 * px);
+    g.fillText(t.labels[k] ?? '', x + 6 * px, y - 6 * px);
   });
   canvas.dataset.lines = String(drawn);
   canvas.dataset.corners = String(corners.length);
@@ -70,14 +94,14 @@ async function check() {
     say(t.fits);
   } catch (e) {
     lines = null;
-    say(`${t.refused} ${e.message}`, false);
+    say(`${t.refused} ${errorText(e)}`, false);
   }
   showCorners();
   draw();
 }
 
 function prompt() {
-  if (corners.length < 4) say(t.clickNext.replace('{name}', t.names[corners.length]));
+  if (corners.length < 4) say(t.clickNext.replace('{name}', t.names[corners.length] ?? ''));
 }
 
 canvas.addEventListener('click', (e) => {
@@ -95,7 +119,7 @@ canvas.addEventListener('click', (e) => {
   else prompt();
 });
 
-document.getElementById('cal-clear').addEventListener('click', () => {
+byId('cal-clear').addEventListener('click', () => {
   corners = [];
   lines = null;
   showCorners();
@@ -103,9 +127,9 @@ document.getElementById('cal-clear').addEventListener('click', () => {
   prompt();
 });
 
-document.getElementById('cal-reload').addEventListener('click', () => loadFrame());
+byId('cal-reload').addEventListener('click', () => loadFrame());
 
-document.getElementById('cal-find').addEventListener('click', async () => {
+byId('cal-find').addEventListener('click', async () => {
   say(t.searching);
   try {
     const r = await api('POST', `${base}/calibration/find`);
@@ -113,7 +137,7 @@ document.getElementById('cal-find').addEventListener('click', async () => {
     lines = r.lines;
     say(t.found);
   } catch (e) {
-    say(e.message, false);
+    say(errorText(e), false);
   }
   showCorners();
   draw();
@@ -127,7 +151,7 @@ saveButton.addEventListener('click', async () => {
     say(t.saved);
     main.dataset.saved = String(Date.now());
   } catch (e) {
-    say(`${t.refused} ${e.message}`, false);
+    say(`${t.refused} ${errorText(e)}`, false);
   }
   showCorners();
   draw();
@@ -137,11 +161,11 @@ function loadFrame() {
   img.src = `${base}/camera/frame.png?at=${Date.now()}`;
 }
 img.addEventListener('load', () => {
-  document.getElementById('cal-noframe').hidden = true;
+  byId('cal-noframe').hidden = true;
   main.dataset.frame = 'loaded';
 });
 img.addEventListener('error', () => {
-  document.getElementById('cal-noframe').hidden = false;
+  byId('cal-noframe').hidden = false;
   setTimeout(loadFrame, 2000);
 });
 
@@ -155,10 +179,10 @@ async function start() {
   if (corners.length === 4) say(t.current);
   else {
     corners = [];
-    say(`${t.none} ${t.clickNext.replace('{name}', t.names[0])}`);
+    say(`${t.none} ${t.clickNext.replace('{name}', t.names[0] ?? '')}`);
   }
   loadFrame();
   main.dataset.ready = '1';
 }
 
-start().catch((e) => say(e.message, false));
+start().catch((e) => say(errorText(e), false));

@@ -1,10 +1,17 @@
+// @ts-check
 // The detected tracks over a replay clip (issue 16): when replay-clip.js shows a clip, its
 // tracks (hub/camera/clip-tracks.ts: each ball's position per frame, the contacts) are
 // drawn on a canvas over the video in the balls' colours — the path so far bright, the rest
 // faint, the balls where they are now, and each contact as a ring once the video reaches it.
+// A module (the `export {}` below), so its names stay out of replay-clip.js's global scope.
+
+/** @typedef {import('../../hub/camera/clip-tracks.ts').ClipTracksFile} ClipTracksFile */
+
+/** @type {Record<string, string>} */
 const BALL = { white: '#f5f5f0', yellow: '#f2c230', red: '#d8342c', cue: '#f2c230', one: '#f5f5f0', two: '#f5f5f0' };
 const box = document.getElementById('replay-clip');
 
+/** @param {HTMLVideoElement} video */
 function attach(video) {
   if (video.dataset.tracks) return;
   video.dataset.tracks = 'loading';
@@ -16,7 +23,7 @@ function attach(video) {
   stage.append(video, canvas);
   fetch(`${new URL(video.src, location.href).pathname}/tracks`, { credentials: 'same-origin' })
     .then((res) => (res.ok ? res.json() : null))
-    .then((tracks) => {
+    .then((/** @type {ClipTracksFile | null} */ tracks) => {
       if (!tracks || !Array.isArray(tracks.frames)) {
         video.dataset.tracks = 'none';
         return;
@@ -38,8 +45,14 @@ function attach(video) {
     .catch(() => (video.dataset.tracks = 'none'));
 }
 
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {ClipTracksFile} tracks
+ * @param {number} time the video's position, seconds
+ */
 function draw(canvas, tracks, time) {
   const g = canvas.getContext('2d');
+  if (!g) throw new Error('clip tracks: no 2d context');
   g.clearRect(0, 0, canvas.width, canvas.height);
   const now = Math.min(tracks.frames.length - 1, Math.max(0, Math.floor(time * tracks.fps)));
   const px = Math.max(1, canvas.width / 400);
@@ -49,13 +62,15 @@ function draw(canvas, tracks, time) {
   for (const ball of balls) {
     const colour = BALL[ball] || '#ffffff';
     g.strokeStyle = colour;
-    for (const [from, to, alpha] of [[0, tracks.frames.length - 1, 0.35], [0, now, 1]]) {
+    /** @type {[number, number, number][]} from, to (frames), alpha */
+    const passes = [[0, tracks.frames.length - 1, 0.35], [0, now, 1]];
+    for (const [from, to, alpha] of passes) {
       g.globalAlpha = alpha;
       g.lineWidth = 2 * px;
       g.beginPath();
       let pen = false;
       for (let k = from; k <= to; k++) {
-        const p = tracks.frames[k] && tracks.frames[k][ball];
+        const p = tracks.frames[k]?.[ball];
         if (!p) {
           pen = false;
           continue;
@@ -69,7 +84,7 @@ function draw(canvas, tracks, time) {
     g.globalAlpha = 1;
     // Where the ball is now (or was last seen).
     for (let k = now; k >= 0; k--) {
-      const p = tracks.frames[k] && tracks.frames[k][ball];
+      const p = tracks.frames[k]?.[ball];
       if (!p) continue;
       g.fillStyle = colour;
       g.beginPath();
@@ -82,7 +97,7 @@ function draw(canvas, tracks, time) {
   for (const c of tracks.contacts || []) {
     if (!c.at || c.frame > now) continue;
     const who = (c.balls || []).find((b) => b);
-    g.strokeStyle = BALL[who] || '#ffffff';
+    g.strokeStyle = (who && BALL[who]) || '#ffffff';
     g.lineWidth = 1.5 * px;
     g.beginPath();
     if (c.kind === 'cushion') g.rect(c.at[0] - 6 * px, c.at[1] - 6 * px, 12 * px, 12 * px);
@@ -97,3 +112,5 @@ if (box) {
   new MutationObserver(scan).observe(box, { childList: true, subtree: true });
   scan();
 }
+
+export {};

@@ -81,7 +81,7 @@ function csrfToken() {
 
 /**
  * A JSON request with the session's CSRF token; rejects with the server's error text.
- * @param {'GET' | 'POST'} method
+ * @param {'GET' | 'POST' | 'PUT'} method
  * @param {string} url
  * @param {unknown} [body]
  * @returns {Promise<any>} the answer's JSON (each route's own shape)
