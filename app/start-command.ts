@@ -129,14 +129,14 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   }
 
   // Only now the hub, the panel and the board drivers load: every check above ran without them.
-  const [{ Hub }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague, DEMO_DISCIPLINE }] = await Promise.all([
+  const [{ Hub }, { createLogger }, { BridgeSource, loadTransports }, { SimulatedTable }, { createWebPanel }] = await Promise.all([
     import('../hub/hub.ts'),
     import('../hub/ops/log.ts'),
     import('../hub/sources/bridge-source.ts'),
     import('./simulated-table.ts'),
     import('../web/index.ts'),
-    import('../hub/league/demo-league.ts'),
   ]);
+  const transportFor = await loadTransports(config.tables);
   const log = createLogger('billiards-hub');
   const clock = () => performance.timeOrigin + performance.now();
   const sourceFor = (table: TableConfig): SensorSource => {
@@ -164,13 +164,6 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     await within(1000, hub.stop());
     return fail((e as Error).message, 1);
   }
-  if (demoPassword && hub.league) {
-    // The demo plays a house league on its tables of the league's game (hub/league/demo-league.ts).
-    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === DEMO_DISCIPLINE).map((t) => t.id);
-    demoLeague = new DemoLeague(hub.league, leagueTables, () => new Date().toISOString().slice(0, 10), log);
-    demoLeague.ensureSeason();
-    for (const id of leagueTables) demoLeague.onTableState(hub.tables.get(id)!.state());
-  }
   // Without venue credentials the displays work and nobody can log in to change a match.
   const venueHash = config.venue?.passwordHash ?? hashPasswordSync(randomBytes(24).toString('base64url'));
   // Logins outlive a restart: session ids are signed with a key kept in DATA_DIR.
@@ -181,6 +174,15 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     return fail(web.error, 1);
   }
 
+  if (demoPassword && hub.league) {
+    // The demo plays a house league on its tables of the league's game (hub/league/demo-league.ts).
+    // Loaded once the panel answers: a table's state before then is caught up just below.
+    const { DemoLeague, DEMO_DISCIPLINE } = await import('../hub/league/demo-league.ts');
+    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === DEMO_DISCIPLINE).map((t) => t.id);
+    demoLeague = new DemoLeague(hub.league, leagueTables, () => new Date().toISOString().slice(0, 10), log);
+    demoLeague.ensureSeason();
+    for (const id of leagueTables) demoLeague.onTableState(hub.tables.get(id)!.state());
+  }
   const simulated = config.tables.filter((t) => t.source.type === 'simulator').length;
   const plainOnNetwork = !tls && !trustProxy && !isLoopback(webListen.host);
   io.stdout(

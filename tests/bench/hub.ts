@@ -159,8 +159,8 @@ async function serveBoards(tables: number): Promise<ServedBoard[]> {
 /** The node flags `npm start` runs the hub with, read from package.json so both stay the same. */
 function startNodeFlags(): string[] {
   const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const m = /node((?: --\S+)*) dist\/app\/main\.js start/.exec(script);
-  if (!m) throw new Error(`package.json's start script does not run dist/app/main.js: ${script}`);
+  const m = /node((?: --\S+)*) app\/start\.mjs start/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run app/start.mjs: ${script}`);
   return m[1]!.trim().split(' ').filter(Boolean);
 }
 

@@ -1,0 +1,70 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/paths.ts';
+
+/**
+ * `npm run bench:start`: a warm start as an operator makes it (issue 18). `npm start` (npm's
+ * own start-up, app/build-if-stale.mjs finding dist/ current, the hub) until `/healthz`
+ * answers 200, five times (BENCH_RUNS), the median. The demo venue (no CONFIG), a fresh
+ * DATA_DIR each time. dist/ is built first if stale, outside the timing.
+ */
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function oneStart(): Promise<{ healthzMs: number; phases: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-start-'));
+  const [port, mqttPort, wsPort] = [await freePort(), await freePort(), await freePort()];
+  const t0 = performance.now();
+  // detached: npm and the hub in a group of their own, stopped together.
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    env: { ...process.env, PORT: String(port), MQTT_PORT: String(mqttPort), MQTT_WS_PORT: String(wsPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', CONFIG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let printedAt = NaN;
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (Number.isNaN(printedAt) && out.includes('is running')) printedAt = performance.now() - t0;
+  });
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}): ${out}`);
+      if (performance.now() - t0 > 30_000) throw new Error(`no /healthz 200 within 30 s: ${out}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+      if (ok) return { healthzMs: performance.now() - t0, phases: Number.isNaN(printedAt) ? "before the banner" : `banner at ${Math.round(printedAt)} ms` };
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM');
+    await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const build = spawnSync(process.execPath, ['app/build-if-stale.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+if (build.status !== 0) throw new Error('the build failed');
+
+const times: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const { healthzMs, phases } = await oneStart();
+  times.push(healthzMs);
+  console.log(`run ${i + 1}: npm start → /healthz 200 in ${Math.round(healthzMs)} ms (${phases})`);
+}
+const sorted = [...times].sort((a, b) => a - b);
+console.log(`Warm start, median of ${RUNS}: ${Math.round(sorted[Math.floor(RUNS / 2)]!)} ms (runs ${times.map(Math.round).join(', ')} ms)`);
