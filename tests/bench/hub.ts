@@ -215,6 +215,12 @@ export interface SegmentFigure extends HubFigure {
   pageHitsReceived: number;
   pageP50Ms: number;
   pageP99Ms: number;
+  /**
+   * The hub's CPU time per frame over the whole run (all segments and the drain after them,
+   * µs): its cost of a frame whatever the machine's load, and so the rate one free core
+   * would hold (1e6 / this) — a derived figure, not a measured rate.
+   */
+  cpuUsPerFrame: number;
   /** After the segment before it (a flood): seconds from this segment's start until the last hit later than RECOVERED_MS arrived (0: none was late; Infinity: some never arrived). */
   recoveryS: number;
 }
@@ -427,6 +433,10 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     while (monotonicMs() < drainUntil && (await ask<number>('count')) < allHits) await new Promise((r) => setTimeout(r, 250));
     await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS + 700));
     clearInterval(sampler);
+    sample();
+    const allFrames = frames.reduce((a, f) => a + f, 0) + ((endAt - measureFrom) / 1000) * 4 * tables;
+    const fromSample = samples.find((x) => x.at >= measureFrom - 100) ?? samples[0]!;
+    const cpuUsPerFrame = round2(((samples[samples.length - 1]!.ticks - fromSample.ticks) / CLOCK_TICKS / allFrames) * 1e6);
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
     const shedSnapshots = await Promise.all(shedAt);
@@ -509,6 +519,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         pageHitsReceived: pageLatency[s]!.length,
         pageP50Ms: round2(quantile(pageLatency[s]!, 0.5)),
         pageP99Ms: round2(quantile(pageLatency[s]!, 0.99)),
+        cpuUsPerFrame,
         recoveryS: Number.isFinite(recoveryS) ? round2(recoveryS) : Infinity,
         heapMb: scraped.heapMb,
         externalMb: scraped.externalMb,
