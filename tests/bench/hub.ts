@@ -436,7 +436,9 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     sample();
     const allFrames = frames.reduce((a, f) => a + f, 0) + ((endAt - measureFrom) / 1000) * 4 * tables;
     const fromSample = samples.find((x) => x.at >= measureFrom - 100) ?? samples[0]!;
-    const cpuUsPerFrame = round2(((samples[samples.length - 1]!.ticks - fromSample.ticks) / CLOCK_TICKS / allFrames) * 1e6);
+    // Only when the hub caught up: else the frames it still owed would be counted as done.
+    const caughtUp = (await ask<number>('count')) >= allHits;
+    const cpuUsPerFrame = caughtUp ? round2(((samples[samples.length - 1]!.ticks - fromSample.ticks) / CLOCK_TICKS / allFrames) * 1e6) : NaN;
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
     const shedSnapshots = await Promise.all(shedAt);
