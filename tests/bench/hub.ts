@@ -72,7 +72,8 @@ export interface HubFigure {
 
 /** Reads the hub's memory gauges from its /metrics. */
 async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number; shed: Record<string, number> }> {
-  const text = await (await fetch(url)).text();
+  // A hub far behind may not answer in time: its figures are unknown then, not a failed bench.
+  const text = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then((r) => r.text()).catch(() => '');
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
   const shed = Object.fromEntries([...text.matchAll(/^billiards_shed_total\{kind="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
   return { heapMb: round2(value('nodejs_heap_size_used_bytes') / 2 ** 20), externalMb: round2(value('nodejs_external_memory_bytes') / 2 ** 20), shed };
