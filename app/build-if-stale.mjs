@@ -1,10 +1,10 @@
-// `npm start` runs this before the hub: it compiles (`npm run build`) only when a source
+// `npm start` runs this before the hub (app/start.mjs, in the hub's own process): it compiles (`npm run build`) only when a source
 // is newer than the last build, so a warm start does not pay tsc's ~2 s of finding
 // nothing to do. A fresh clone has no dist/ and builds as before.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const stamp = join(root, 'dist/.tsbuildinfo');
@@ -23,12 +23,17 @@ function newest(path) {
   return latest;
 }
 
-const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-const stale = SOURCES.some((source) => newest(join(root, source)) > built);
-if (stale) {
+/** Builds dist/ when a source is newer than the last build; exits the process if the build fails. */
+export function buildIfStale() {
+  const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const stale = SOURCES.some((source) => newest(join(root, source)) > built);
+  if (!stale) return;
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
   // tsc leaves its build info alone when nothing changed (a touched file): mark the build done.
   const now = new Date();
   utimesSync(stamp, now, now);
 }
+
+// Run as a script (the tests' build helper does): just the build.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) buildIfStale();

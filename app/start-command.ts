@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadConfig, parseConfig } from '../hub/config/load.ts';
 import type { HubConfig, TableConfig } from '../hub/config/schema.ts';
 import type { Hub } from '../hub/hub.ts';
-import { hashPasswordSync } from '../hub/ops/password.ts';
+import { hashPassword, hashPasswordSync } from '../hub/ops/password.ts';
 import type { DemoLeague } from '../hub/league/demo-league.ts';
 import { persistentSecret } from '../hub/ops/persistent-secret.ts';
 import type { SensorSource } from '../hub/sources/source.ts';
@@ -96,20 +96,24 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   if (!env.ok) return fail(env.error, 2);
   const { web: webListen, mqtt, mqttUrl, dataDir, configPath, tls, trustProxy, venuePassword, mqttLogin, allowOpenBroker } = env.value;
 
-  let config: HubConfig;
+  let loaded: HubConfig | null = null;
   let demoPassword: string | null = null;
+  // A password hash (scrypt, ~0.1 s) is made on libuv's thread pool while this thread loads the hub.
+  let hashing: Promise<string> | null = null;
   if (configPath) {
-    const loaded = loadConfig(configPath);
-    if (!loaded.ok) return fail(loaded.error, 2);
-    config = loaded.value;
+    const read = loadConfig(configPath);
+    if (!read.ok) return fail(read.error, 2);
+    loaded = read.value;
+    // Without venue credentials nobody can log in: the panel gets the hash of a password nobody knows.
+    if (!loaded.venue) hashing = hashPassword(randomBytes(24).toString('base64url'));
   } else {
     // The demo's password is kept in DATA_DIR: it stays the same across restarts.
     demoPassword = venuePassword ?? persistentSecret(dataDir, 'demo-password', () => randomBytes(6).toString('base64url'));
     if (demoPassword.length < 8) return fail('VENUE_PASSWORD: use at least 8 characters', 2);
-    config = demoConfig(parsedArgs.tables, parsedArgs.variants, hashPasswordSync(demoPassword));
+    hashing = hashPassword(demoPassword);
   }
-  // MQTT_HOST, else the configuration's broker.host, else loopback only.
-  const mqttHost = mqtt.host ?? config.broker.host ?? '127.0.0.1';
+  // MQTT_HOST, else the configuration's broker.host, else loopback only (the demo has none).
+  const mqttHost = mqtt.host ?? loaded?.broker.host ?? '127.0.0.1';
   const ports = await checkPorts([
     { name: 'PORT', hostName: 'HOST', host: webListen.host, port: webListen.port },
     ...(mqttUrl
@@ -129,15 +133,16 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
   }
 
   // Only now the hub, the panel and the board drivers load: every check above ran without them.
-  const [{ Hub }, { DEFAULT_EXTENSIONS }, { createLogger }, { BridgeSource, transportFor }, { SimulatedTable }, { createWebPanel }, { DemoLeague, DEMO_DISCIPLINE }] = await Promise.all([
+  const [{ Hub }, { DEFAULT_EXTENSIONS }, { createLogger }, { BridgeSource, loadTransports }, { SimulatedTable }, { createWebPanel }] = await Promise.all([
     import('../hub/hub.ts'),
     import('../hub/extensions/index.ts'),
     import('../hub/ops/log.ts'),
     import('../hub/sources/bridge-source.ts'),
     import('./simulated-table.ts'),
     import('../web/index.ts'),
-    import('../hub/league/demo-league.ts'),
   ]);
+  const config: HubConfig = loaded ?? demoConfig(parsedArgs.tables, parsedArgs.variants, await hashing!);
+  const transportFor = await loadTransports(config.tables);
   const log = createLogger('billiards-hub');
   const clock = () => performance.timeOrigin + performance.now();
   const sourceFor = (table: TableConfig): SensorSource => {
@@ -167,15 +172,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     await within(1000, hub.stop());
     return fail((e as Error).message, 1);
   }
-  if (demoPassword && hub.league) {
-    // The demo plays a house league on its tables of the league's game (hub/league/demo-league.ts).
-    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === DEMO_DISCIPLINE).map((t) => t.id);
-    demoLeague = new DemoLeague(hub.league, leagueTables, () => new Date().toISOString().slice(0, 10), log);
-    demoLeague.ensureSeason();
-    for (const id of leagueTables) demoLeague.onTableState(hub.tables.get(id)!.state());
-  }
   // Without venue credentials the displays work and nobody can log in to change a match.
-  const venueHash = config.venue?.passwordHash ?? hashPasswordSync(randomBytes(24).toString('base64url'));
+  const venueHash = config.venue?.passwordHash ?? (await hashing) ?? hashPasswordSync(randomBytes(24).toString('base64url'));
   // Logins outlive a restart: session ids are signed with a key kept in DATA_DIR.
   const sessionKey = Buffer.from(persistentSecret(dataDir, 'session.key', undefined, 43), 'base64url');
   const web = await startWeb(createWebPanel, hub, config, { ...webListen, tls, trustProxy }, venueHash, sessionKey, join(dataDir, 'sessions-ended'));
@@ -184,6 +182,15 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     return fail(web.error, 1);
   }
 
+  if (demoPassword && hub.league) {
+    // The demo plays a house league on its tables of the league's game (hub/league/demo-league.ts).
+    // Loaded once the panel answers: a table's state before then is caught up just below.
+    const { DemoLeague, DEMO_DISCIPLINE } = await import('../hub/league/demo-league.ts');
+    const leagueTables = config.tables.filter((t) => t.defaultMatch?.variant === DEMO_DISCIPLINE).map((t) => t.id);
+    demoLeague = new DemoLeague(hub.league, leagueTables, () => new Date().toISOString().slice(0, 10), log);
+    demoLeague.ensureSeason();
+    for (const id of leagueTables) demoLeague.onTableState(hub.tables.get(id)!.state());
+  }
   const simulated = config.tables.filter((t) => t.source.type === 'simulator').length;
   const plainOnNetwork = !tls && !trustProxy && !isLoopback(webListen.host);
   io.stdout(

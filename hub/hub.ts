@@ -269,6 +269,9 @@ export class Hub {
   /** Records which tables other hubs announce, so commands for them are left to those hubs. */
   noteRemoteHub(hub: string, tables: string[] | null): void {
     if (hub === this.hubId) return;
+    // Topics name a table, not its hub: two hubs with one table id would overwrite each other's state.
+    const clash = tables?.filter((id) => this.tables.has(id) && !this.remoteTables.get(hub)?.has(id)) ?? [];
+    if (clash.length > 0) this.log('error', 'another hub on this broker has a table with the same id: table ids must be unique across hubs and bridged venues (docs/deployment.md)', { hub, tables: clash });
     if (tables) this.remoteTables.set(hub, new Set(tables));
     else this.remoteTables.delete(hub);
   }

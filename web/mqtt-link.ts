@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import mqtt from 'mqtt';
+import { createRequire } from 'node:module';
+import type { MqttClient } from 'mqtt';
 import { disableNagle } from '../hub/mqtt/no-delay.ts';
 import { commandResponseSchema, commandSchemas, parseTopic, topics, type CommandName, type CommandResponse } from '../hub/contract/mqtt.ts';
 import type { PanelMqttClient, ResolvedOptions } from './options.ts';
@@ -33,7 +34,7 @@ interface Pending {
 export class MqttLink {
   private client: PanelMqttClient | null = null;
   /** The client this link connected itself (and ends), when it was not given one. */
-  private ownClient: mqtt.MqttClient | null = null;
+  private ownClient: MqttClient | null = null;
   private readonly pending = new Map<string, Pending>();
   private readonly t: ReturnType<typeof topics>;
   private readonly onMessage = (topic: string, payload: Buffer) => this.message(topic, payload);
@@ -56,6 +57,8 @@ export class MqttLink {
     if ('client' in o) {
       this.client = o.client;
     } else {
+      // mqtt.js loads only for a panel with its own connection (the hub's panel rides its in-process client).
+      const mqtt = createRequire(import.meta.url)('mqtt') as typeof import('mqtt');
       this.client = this.ownClient = mqtt.connect(o.url, {
         username: o.username,
         password: o.password,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import mqtt from 'mqtt';
+import { createRequire } from 'node:module';
 import { PAYLOAD_LIMITS } from './access.ts';
 import { parseTopic, topics, type Availability, type TableEvent, type TableHealth, type TableState } from '../contract/mqtt.ts';
 import type { TablePublisher } from '../tables/publisher.ts';
@@ -130,6 +130,8 @@ export class MqttLink implements TablePublisher {
 
   private connectTcp(): BrokerClient {
     const { opts } = this;
+    // mqtt.js loads only when the hub uses an external broker (a quicker start on the embedded one).
+    const mqtt = createRequire(import.meta.url)('mqtt') as typeof import('mqtt');
     const client = mqtt.connect(opts.url, {
       // MQTT 5: retain-as-published subscriptions and answers to a requester's own response topic.
       protocolVersion: 5,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import mqtt from 'mqtt';
+import type { MqttClient } from 'mqtt';
 
 export type ProbeResult = { kind: 'closed'; detail: string } | { kind: 'open'; topic: string } | { kind: 'unknown'; detail: string };
 
@@ -21,12 +21,13 @@ export interface ProbeOptions {
  * MQTT 3.1.1) simply delivers nothing.
  */
 export async function probeAnonymousPublish(options: ProbeOptions): Promise<ProbeResult> {
+  const { default: mqtt } = await import('mqtt'); // only a hub on an external broker probes it
   const timeoutMs = options.timeoutMs ?? 1500;
   const token = randomBytes(12).toString('hex');
   const topicsToTry = [`${options.baseTopic}/tables/probe-${token}/state`, `${options.baseTopic}/request/probe-${token}`];
   const common = { reconnectPeriod: 0, connectTimeout: timeoutMs * 2, clean: true } as const;
-  let listener: mqtt.MqttClient | null = null;
-  let anonymous: mqtt.MqttClient | null = null;
+  let listener: MqttClient | null = null;
+  let anonymous: MqttClient | null = null;
   try {
     try {
       listener = await mqtt.connectAsync(options.url, { ...common, clientId: `billiards-probe-${token.slice(0, 8)}`, ...(options.username ? { username: options.username } : {}), ...(options.password ? { password: options.password } : {}) });

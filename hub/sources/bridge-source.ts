@@ -1,8 +1,5 @@
 import { Bridge, type BridgeEvent } from '../../firmware-bridge/bridge.ts';
 import type { Transport } from '../../firmware-bridge/transport.ts';
-import { FirmataTransport } from '../../firmware-bridge/transports/firmata.ts';
-import { SerialTransport } from '../../firmware-bridge/transports/serial.ts';
-import { TcpTransport } from '../../firmware-bridge/transports/tcp.ts';
 import type { TableConfig } from '../config/schema.ts';
 import type { SensorEvent } from '../pipeline/sensor-events.ts';
 import { err, ok, type Result } from '../rules/result.ts';
@@ -62,21 +59,33 @@ export class BridgeSource implements SensorSource {
   }
 }
 
-/** The transport a table's configuration names: a serial port by path or by USB ids, a serial server over TCP, or a Firmata board. */
-export function transportFor(table: TableConfig, clockUs: () => number): Transport {
-  const source = table.source;
-  switch (source.type) {
-    case 'serial':
-      return new SerialTransport({
-        ...(source.path ? { path: source.path } : {}),
-        ...(source.match ? { usbIds: [{ vendorId: source.match.vendorId.toLowerCase(), productId: source.match.productId.toLowerCase(), ...(source.match.serialNumber ? { serialNumber: source.match.serialNumber } : {}) }] } : {}),
-        baudRate: source.baudRate,
-      });
-    case 'tcp':
-      return new TcpTransport({ host: source.host, port: source.port });
-    case 'firmata':
-      return new FirmataTransport({ path: source.path, baudRate: source.baudRate, clockUs, johnnyFive: true });
-    case 'simulator':
-      throw new Error('a simulated table gets its transport from the simulator');
-  }
+/**
+ * The transport factory for a venue's tables: a serial port by path or by USB ids, a serial
+ * server over TCP, or a Firmata board. Only the transports the configuration names are
+ * loaded (serialport's native binding and johnny-five stay out of a start that needs neither).
+ */
+export async function loadTransports(tables: readonly TableConfig[]): Promise<(table: TableConfig, clockUs: () => number) => Transport> {
+  const used = new Set(tables.map((t) => t.source.type));
+  const [serial, tcp, firmata] = await Promise.all([
+    used.has('serial') ? import('../../firmware-bridge/transports/serial.ts') : null,
+    used.has('tcp') ? import('../../firmware-bridge/transports/tcp.ts') : null,
+    used.has('firmata') ? import('../../firmware-bridge/transports/firmata.ts') : null,
+  ]);
+  return (table, clockUs) => {
+    const source = table.source;
+    switch (source.type) {
+      case 'serial':
+        return new serial!.SerialTransport({
+          ...(source.path ? { path: source.path } : {}),
+          ...(source.match ? { usbIds: [{ vendorId: source.match.vendorId.toLowerCase(), productId: source.match.productId.toLowerCase(), ...(source.match.serialNumber ? { serialNumber: source.match.serialNumber } : {}) }] } : {}),
+          baudRate: source.baudRate,
+        });
+      case 'tcp':
+        return new tcp!.TcpTransport({ host: source.host, port: source.port });
+      case 'firmata':
+        return new firmata!.FirmataTransport({ path: source.path, baudRate: source.baudRate, clockUs, johnnyFive: true });
+      case 'simulator':
+        throw new Error('a simulated table gets its transport from the simulator');
+    }
+  };
 }

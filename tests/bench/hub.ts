@@ -2,9 +2,10 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
+import { chromium, type Browser } from 'playwright-core';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import { VirtualBoard } from '../../hardware/simulator/virtual-board.ts';
@@ -71,7 +72,8 @@ export interface HubFigure {
 
 /** Reads the hub's memory gauges from its /metrics. */
 async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number; shed: Record<string, number> }> {
-  const text = await (await fetch(url)).text();
+  // A hub far behind may not answer in time: its figures are unknown then, not a failed bench.
+  const text = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then((r) => r.text()).catch(() => '');
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
   const shed = Object.fromEntries([...text.matchAll(/^billiards_shed_total\{kind="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
   return { heapMb: round2(value('nodejs_heap_size_used_bytes') / 2 ** 20), externalMb: round2(value('nodejs_external_memory_bytes') / 2 ** 20), shed };
@@ -159,12 +161,12 @@ async function serveBoards(tables: number): Promise<ServedBoard[]> {
 /** The node flags `npm start` runs the hub with, read from package.json so both stay the same. */
 function startNodeFlags(): string[] {
   const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const m = /node((?: --\S+)*) dist\/app\/main\.js start/.exec(script);
-  if (!m) throw new Error(`package.json's start script does not run dist/app/main.js: ${script}`);
+  const m = /node((?: --\S+)*) app\/start\.mjs start/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run app/start.mjs: ${script}`);
   return m[1]!.trim().split(' ').filter(Boolean);
 }
 
-function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string; metricsUrl: string }> {
+function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string; metricsUrl: string; webUrl: string }> {
   // BENCH_HUB_MAIN: another build's main.js (a worktree of an older commit, say), for A/B comparisons.
   const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'dist/app/main.js');
   if (!existsSync(main)) throw new Error(`the compiled hub is missing (${main}): run \`npm run build\` first (npm run bench does)`);
@@ -187,18 +189,87 @@ function startHub(configPath: string, dataDir: string): Promise<{ child: ChildPr
       const metrics = /Metrics:\s+(http:\/\/\S+)/.exec(out);
       if (m && metrics && out.includes('is running')) {
         clearTimeout(timer);
-        resolve({ child, mqttUrl: m[1]!, metricsUrl: metrics[1]! });
+        resolve({ child, mqttUrl: m[1]!, metricsUrl: metrics[1]!, webUrl: metrics[1]!.replace(/\/metrics$/, '') });
       }
     });
     child.once('exit', (code) => reject(new Error(`the hub exited (${code}): ${out}`)));
   });
 }
 
+/** One stretch of a run: every table at `rate` frames per second for `seconds`. */
+export interface Segment {
+  label: string;
+  rate: number;
+  seconds: number;
+}
+
+export interface SegmentFigure extends HubFigure {
+  label: string;
+  /** Hits received by the end of the segment plus 1 s (the rest came later, or never). */
+  hitsOnTime: number;
+  /** Of the hub's main thread's time in the segment, the share it waited for a CPU (/proc/<pid>/schedstat): the machine's, not the hub's, doing. */
+  runQueueWaitPercent: number;
+  /** The machine's 1-minute load average at the end of the segment. */
+  loadAverage: number;
+  /** Live pages (a Chromium page per 8 tables, each on one table's SSE stream): rail hits sent on their tables / seen on the page, and the latency from the board to the page. */
+  pageHits: number;
+  pageHitsReceived: number;
+  pageP50Ms: number;
+  pageP99Ms: number;
+  /**
+   * The hub's CPU time per frame over the whole run (all segments and the drain after them,
+   * µs): its cost of a frame whatever the machine's load, and so the rate one free core
+   * would hold (1e6 / this) — a derived figure, not a measured rate.
+   */
+  cpuUsPerFrame: number;
+  /** After the segment before it (a flood): seconds from this segment's start until the last hit later than RECOVERED_MS arrived (0: none was late; Infinity: some never arrived). */
+  recoveryS: number;
+}
+
+/** A hit's latency at most this is back to normal (the flood goal's p99). */
+export const RECOVERED_MS = 50;
+/** After the last segment: how long the bench waits for what the hub still owes before counting it lost. */
+const DRAIN_MS = Number(process.env.BENCH_DRAIN_MS ?? 15_000);
+const CHROMIUM = '/usr/bin/chromium';
+const TABLES_PER_PAGE = 8;
+
+/** Nanoseconds the process's main thread ran and waited for a CPU so far (/proc/<pid>/schedstat). */
+function schedstat(pid: number): { runNs: number; waitNs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+  return { runNs: run!, waitNs: wait! };
+}
+
+/** A Chromium page per 8 tables, each following its first table's scoreboard stream (`/events/<t>?view=scoreboard`) and stamping every rail hit it shows. */
+async function openPages(browser: Browser, webUrl: string, tables: string[]): Promise<{ table: string; collect: () => Promise<[number, number][]> }[]> {
+  const pages = [];
+  for (let i = 0; i < tables.length; i += TABLES_PER_PAGE) {
+    const table = tables[i]!;
+    // A context each: its own connection pool, as separate screens would have.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${webUrl}/healthz`);
+    await page.evaluate((t) => {
+      const w = window as unknown as { hits: [number, number][] };
+      w.hits = [];
+      const stream = new EventSource(`/events/${t}?view=scoreboard`);
+      stream.addEventListener('table-event', (e) => {
+        const m = JSON.parse((e as MessageEvent).data) as { type: string; sensor?: string; boardUs?: number };
+        if (m.type === 'sensor' && m.sensor === 'rail-hit') w.hits.push([m.boardUs!, performance.timeOrigin + performance.now()]);
+      });
+      return new Promise<void>((resolve) => stream.addEventListener('hello', () => resolve()));
+    }, table);
+    pages.push({ table, collect: () => page.evaluate(() => (window as unknown as { hits: [number, number][] }).hits) });
+  }
+  return pages;
+}
+
 /**
- * Runs 16 tables at `framesPerTable` frames per second each (heartbeats and vibration
- * included) for `seconds`, and measures the hub from outside.
+ * Runs `tables` tables through `segments` (each table at the segment's rate, heartbeats and
+ * vibration included) on one hub, and measures each segment from outside. With `pages`, a
+ * Chromium page per 8 tables follows the live view over SSE throughout.
  */
-export async function benchHub(framesPerTable: number, seconds: number, tables = TABLES): Promise<HubFigure> {
+export async function benchVenue(options: { tables: number; segments: Segment[]; pages?: boolean }): Promise<SegmentFigure[]> {
+  const { tables, segments } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-hub-'));
   const boards = await serveBoards(tables);
   const configPath = join(dataDir, 'hub.json');
@@ -217,9 +288,15 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
       })),
     }),
   );
-  const { child, mqttUrl, metricsUrl } = await startHub(configPath, dataDir);
+  const { child, mqttUrl, metricsUrl, webUrl } = await startHub(configPath, dataDir);
   const subscriber = fork(join(REPO_ROOT, 'tests/bench/subscriber.mjs'), [mqttUrl], { execArgv: [] });
   const venue = await mqtt.connectAsync(mqttUrl, { reconnectPeriod: 0, username: 'bench', password: VENUE_PASSWORD });
+  let browser: Browser | null = null;
+  const ask = <T>(what: string) =>
+    new Promise<T>((resolve) => {
+      subscriber.once('message', resolve as never);
+      subscriber.send(what);
+    });
   try {
     await new Promise((resolve, reject) => (subscriber.once('message', resolve), subscriber.once('exit', () => reject(new Error('the subscriber exited')))));
     const deadline = Date.now() + 10_000;
@@ -227,37 +304,44 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
       if (Date.now() > deadline) throw new Error('not every table connected to its board');
       await new Promise((r) => setTimeout(r, 20));
     }
-
-    let started = 0;
-    let measureFrom = Infinity; // on the monotonic clock, as every stamp below
-    const hitSentAt = new Map<string, number>();
-    /** Per table: when each ended shot's quiet window ran out, in order. */
-    const shotDueAt = new Map<string, number[]>();
+    const pages = options.pages
+      ? await openPages((browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] })), webUrl, boards.map((b) => b.id))
+      : [];
     await new Promise((r) => setTimeout(r, 500)); // retained states in, boards' hellos through
 
-    // The hits of one shot cycle: the cycle's frames minus the board's own status frames.
     const cycleMs = MOTION_MS + REST_MS;
     const statusPerCycle = cycleMs / VIBRATION_EVERY_MS + cycleMs / 250;
-    const hitsPerShot = Math.max(1, Math.round((framesPerTable * cycleMs) / 1000 - statusPerCycle));
-    const hitEveryMs = MOTION_MS / hitsPerShot;
+    // The hits of one shot cycle at a rate: the cycle's frames minus the board's own status frames.
+    const hitsPerShotAt = (rate: number) => Math.max(1, Math.round((rate * cycleMs) / 1000 - statusPerCycle));
 
-    let hits = 0;
-    let frames = 0;
-    let shots = 0;
-    started = performance.now();
-    // The first cycle warms up (JIT, caches, the SQLite page cache): a hub runs for hours,
-    // its steady state is what is measured. Everything counted is sent after it.
-    measureFrom = monotonicMs() + WARMUP_MS;
-    const inWindow = () => monotonicMs() >= measureFrom;
-    const rssSamples: number[] = [];
-    let cpuFrom: { ticks: number; at: number } | null = null;
-    const sampler = setInterval(() => {
-      if (!inWindow()) return;
-      rssSamples.push(procStatusMb(child.pid!, 'VmRSS'));
-      cpuFrom ??= { ticks: cpuTicks(child.pid!), at: monotonicMs() };
-    }, 200);
-    // Each board on its own timer, sending each frame at its own time (as 16 independent
-    // boards would), not in steps shared by all tables.
+    const started = performance.now();
+    // The first cycle warms up (JIT, caches, the SQLite page cache) at the first segment's
+    // rate: a hub runs for hours, its steady state is what is measured.
+    const measureFrom = monotonicMs() + WARMUP_MS;
+    const segStart = segments.map((_, i) => measureFrom + segments.slice(0, i).reduce((a, s) => a + s.seconds * 1000, 0));
+    const endAt = measureFrom + segments.reduce((a, s) => a + s.seconds * 1000, 0);
+    /** The segment a moment (monotonic ms) falls in: -1 for the warm-up. */
+    const segmentAt = (t: number) => {
+      if (t < measureFrom) return -1;
+      for (let i = segments.length - 1; i >= 0; i--) if (t >= segStart[i]!) return i;
+      return -1;
+    };
+    const rateAt = (t: number) => segments[Math.max(0, segmentAt(t))]!.rate;
+
+    let allHits = 0; // the warm-up's too: the subscriber counts every hit
+    const hitIndex = new Map<string, number>();
+    const hitSent: { mono: number; wall: number; seg: number; table: string }[] = [];
+    const frames = segments.map(() => 0);
+    const shotsEnded = segments.map(() => 0);
+    const shotDueAt = new Map<string, number[]>();
+    const samples: { at: number; rss: number; ticks: number; runNs: number; waitNs: number }[] = [];
+    const sample = () => samples.push({ at: monotonicMs(), rss: procStatusMb(child.pid!, 'VmRSS'), ticks: cpuTicks(child.pid!), ...schedstat(child.pid!) });
+    const sampler = setInterval(sample, 200);
+    // What was shed, scraped at each segment's start and at the end; the load average at each end.
+    const shedAt: Promise<Record<string, number>>[] = [];
+    const loadAt: number[] = [];
+    const boundaryTimers = segments.map((_, i) => setTimeout(() => shedAt.push(scrapeMetrics(metricsUrl).then((m) => m.shed)), segStart[i]! - monotonicMs()));
+
     let running = true;
     const timers = new Set<NodeJS.Timeout>();
     const random = seededRandom(20261130);
@@ -267,6 +351,8 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
       const phase = random() * cycleMs;
       let cycle = Math.floor(phase / cycleMs);
       let nextVibration = phase;
+      let hitsPerShot = hitsPerShotAt(segments[0]!.rate);
+      let hitEveryMs = MOTION_MS / hitsPerShot;
       let nextHit = Math.ceil((phase % cycleMs) / hitEveryMs); // joining mid-shot: no backlog of hits
       let inShot = false;
       let lastActiveAt = 0;
@@ -279,6 +365,9 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
         if (c !== cycle) {
           cycle = c;
           nextHit = 0;
+          // A new shot at the rate of the moment.
+          hitsPerShot = hitsPerShotAt(rateAt(monotonicMs()));
+          hitEveryMs = MOTION_MS / hitsPerShot;
           // A new shot begins; the last one ended long ago. The venue starts a new match now
           // and then, and this shot is the new match's first.
           if (++shotsInMatch > SHOTS_PER_MATCH) {
@@ -293,22 +382,32 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
         else if (inShot) {
           // The balls came to rest: the hub may end the shot once its quiet window has passed.
           inShot = false;
-          queue.push(lastActiveAt + QUIET_WINDOW_MS);
-          if (lastActiveAt + QUIET_WINDOW_MS >= measureFrom) shots += 1;
+          const due = lastActiveAt + QUIET_WINDOW_MS;
+          queue.push(due);
+          const seg = segmentAt(due);
+          if (seg >= 0 && due < endAt) shotsEnded[seg]! += 1;
         }
         while (nextVibration <= t) {
           b.board.vibration(moving ? 90 : 0);
-          if (moving) lastActiveAt = monotonicMs();
-          if (inWindow()) frames += 1;
+          const now = monotonicMs();
+          if (moving) lastActiveAt = now;
+          const seg = segmentAt(now);
+          if (seg >= 0 && now < endAt) frames[seg]! += 1;
           nextVibration += VIBRATION_EVERY_MS;
         }
         while (moving && nextHit < hitsPerShot && nextHit * hitEveryMs <= inCycle) {
           // Rail hits only: with no ball contact only the cue ball moved, so the sensors decide
           // every shot (a miss) and no prompt stops the table's scoring.
           const now = monotonicMs();
-          hitSentAt.set(`${b.id}:${b.board.impact(nextHit % 4, 120)}`, now);
+          const boardUs = b.board.impact(nextHit % 4, 120);
+          allHits += 1;
+          const seg = segmentAt(now);
+          if (seg >= 0 && now < endAt) {
+            hitIndex.set(`${b.id}:${boardUs}`, hitSent.length);
+            hitSent.push({ mono: now, wall: performance.timeOrigin + performance.now(), seg, table: b.id });
+            frames[seg]! += 1;
+          }
           lastActiveAt = now;
-          if (now >= measureFrom) (hits += 1), (frames += 1);
           nextHit += 1;
         }
         if (!running) return;
@@ -321,27 +420,45 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
       };
       step();
     });
-    await new Promise((r) => setTimeout(r, WARMUP_MS + seconds * 1000));
+    for (let i = 0; i < segments.length; i++) {
+      await new Promise((r) => setTimeout(r, Math.max(0, (i + 1 < segments.length ? segStart[i + 1]! : endAt) - monotonicMs())));
+      loadAt.push(loadavg()[0]!);
+    }
     running = false;
     timers.forEach((t) => clearTimeout(t));
-    const elapsed = (monotonicMs() - measureFrom) / 1000;
-    const cpu = cpuFrom as { ticks: number; at: number } | null;
-    const cpuPercent = cpu ? Math.round(((cpuTicks(child.pid!) - cpu.ticks) / CLOCK_TICKS / ((monotonicMs() - cpu.at) / 1000)) * 100) : NaN;
-    await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS + 700)); // the last shots end and arrive
+    boundaryTimers.forEach((t) => clearTimeout(t));
+    shedAt.push(scrapeMetrics(metricsUrl).then((m) => m.shed));
+    sample();
+    // What the hub still owes: wait until every hit arrived (or DRAIN_MS), then the last shots end.
+    const drainUntil = monotonicMs() + DRAIN_MS;
+    while (monotonicMs() < drainUntil && (await ask<number>('count')) < allHits) await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS + 700));
     clearInterval(sampler);
+    sample();
+    const allFrames = frames.reduce((a, f) => a + f, 0) + ((endAt - measureFrom) / 1000) * 4 * tables;
+    const fromSample = samples.find((x) => x.at >= measureFrom - 100) ?? samples[0]!;
+    // Only when the hub caught up: else the frames it still owed would be counted as done.
+    const caughtUp = (await ask<number>('count')) >= allHits;
+    const cpuUsPerFrame = caughtUp ? round2(((samples[samples.length - 1]!.ticks - fromSample.ticks) / CLOCK_TICKS / allFrames) * 1e6) : NaN;
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
-    frames += Math.round(elapsed * 4 * tables); // heartbeats
+    const shedSnapshots = await Promise.all(shedAt);
+    const onPages = await Promise.all(pages.map(async (p) => ({ table: p.table, hits: await p.collect() })));
 
-    const report = new Promise<{ hits: [string, number, number][]; states: [string, number, number][] }>((resolve) => subscriber.once('message', resolve as never));
-    subscriber.send('report');
-    const received = await report;
-    const eventLatencies: number[] = [];
+    const received = await ask<{ hits: [string, number, number][]; states: [string, number, number][] }>('report');
+    const eventLatency = segments.map(() => [] as number[]);
+    const onTime = segments.map(() => 0);
+    const arrivedAt = new Map<number, number>(); // hit index → latency
     for (const [table, boardUs, at] of received.hits) {
-      const sent = hitSentAt.get(`${table}:${boardUs}`);
-      if (sent !== undefined && sent >= measureFrom) eventLatencies.push(at - sent);
+      const i = hitIndex.get(`${table}:${boardUs}`);
+      if (i === undefined) continue;
+      const hit = hitSent[i]!;
+      eventLatency[hit.seg]!.push(at - hit.mono);
+      arrivedAt.set(i, at - hit.mono);
+      const segEnd = hit.seg + 1 < segments.length ? segStart[hit.seg + 1]! : endAt;
+      if (at <= segEnd + 1000) onTime[hit.seg]! += 1;
     }
-    const shotLatencies: number[] = [];
+    const shotLatency = segments.map(() => [] as number[]);
     const shotCount = new Map<string, number>();
     for (const [table, count, at] of received.states) {
       // A new match's state (shot count back to 0) is no shot; its first shot is.
@@ -349,26 +466,71 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
       shotCount.set(table, count);
       if (before === undefined || count <= before) continue;
       const due = shotDueAt.get(table)?.shift();
-      if (due !== undefined && due >= measureFrom) shotLatencies.push(at - due);
+      const seg = due === undefined ? -1 : segmentAt(due);
+      if (due !== undefined && seg >= 0 && due < endAt) shotLatency[seg]!.push(at - due);
     }
-    return {
-      rate: framesPerTable,
-      seconds,
-      hits,
-      hitsReceived: eventLatencies.length,
-      framesPerSecond: Math.round(frames / elapsed),
-      eventP50Ms: round2(quantile(eventLatencies, 0.5)),
-      eventP99Ms: round2(quantile(eventLatencies, 0.99)),
-      shots,
-      shotsScored: shotLatencies.length,
-      shotP50Ms: round2(quantile(shotLatencies, 0.5)),
-      shotP99Ms: round2(quantile(shotLatencies, 0.99)),
-      rssMb: Math.round(Math.max(...rssSamples)),
-      hwmMb: Math.round(hwmMb),
-      cpuPercent,
-      ...scraped,
-    };
+    const pageHits = segments.map(() => 0);
+    const pageLatency = segments.map(() => [] as number[]);
+    const followed = new Set(onPages.map((p) => p.table));
+    for (const hit of hitSent) if (followed.has(hit.table)) pageHits[hit.seg]! += 1;
+    for (const page of onPages) {
+      for (const [boardUs, wall] of page.hits) {
+        const i = hitIndex.get(`${page.table}:${boardUs}`);
+        if (i !== undefined) pageLatency[hitSent[i]!.seg]!.push(wall - hitSent[i]!.wall);
+      }
+    }
+    return segments.map((segment, s) => {
+      const from = segStart[s]!;
+      const to = s + 1 < segments.length ? segStart[s + 1]! : endAt;
+      const inSeg = samples.filter((x) => x.at >= from - 100 && x.at <= to + 100);
+      const first = inSeg[0];
+      const last = inSeg[inSeg.length - 1];
+      const spanS = first && last ? (last.at - first.at) / 1000 : 0;
+      let hits = 0;
+      let recoveryS = 0;
+      for (let i = 0; i < hitSent.length; i++) {
+        const h = hitSent[i]!;
+        if (h.seg !== s) continue;
+        hits += 1;
+        const latency = arrivedAt.get(i);
+        if (latency === undefined) recoveryS = Infinity;
+        else if (latency > RECOVERED_MS) recoveryS = Math.max(recoveryS, (h.mono + latency - from) / 1000);
+      }
+      const before = shedSnapshots[s] ?? {};
+      const after = shedSnapshots[s + 1] ?? scraped.shed;
+      const shed = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
+      return {
+        label: segment.label,
+        rate: segment.rate,
+        seconds: segment.seconds,
+        hits,
+        hitsReceived: eventLatency[s]!.length,
+        hitsOnTime: onTime[s]!,
+        framesPerSecond: Math.round((frames[s]! + segment.seconds * 4 * tables) / segment.seconds), // + heartbeats
+        eventP50Ms: round2(quantile(eventLatency[s]!, 0.5)),
+        eventP99Ms: round2(quantile(eventLatency[s]!, 0.99)),
+        shots: shotsEnded[s]!,
+        shotsScored: shotLatency[s]!.length,
+        shotP50Ms: round2(quantile(shotLatency[s]!, 0.5)),
+        shotP99Ms: round2(quantile(shotLatency[s]!, 0.99)),
+        rssMb: Math.round(Math.max(...inSeg.map((x) => x.rss))),
+        hwmMb: Math.round(hwmMb),
+        cpuPercent: first && last && spanS > 0 ? Math.round(((last.ticks - first.ticks) / CLOCK_TICKS / spanS) * 100) : NaN,
+        runQueueWaitPercent: first && last && last.runNs + last.waitNs > first.runNs + first.waitNs ? Math.round(((last.waitNs - first.waitNs) / (last.at - first.at) / 1e6) * 100) : NaN,
+        loadAverage: round2(loadAt[s] ?? NaN),
+        pageHits: pageHits[s]!,
+        pageHitsReceived: pageLatency[s]!.length,
+        pageP50Ms: round2(quantile(pageLatency[s]!, 0.5)),
+        pageP99Ms: round2(quantile(pageLatency[s]!, 0.99)),
+        cpuUsPerFrame,
+        recoveryS: Number.isFinite(recoveryS) ? round2(recoveryS) : Infinity,
+        heapMb: scraped.heapMb,
+        externalMb: scraped.externalMb,
+        shed,
+      };
+    });
   } finally {
+    await browser?.close().catch(() => undefined);
     await venue.endAsync(true).catch(() => undefined);
     subscriber.kill();
     child.kill('SIGTERM');
@@ -377,4 +539,13 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
     boards.forEach((b) => b.close());
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs `tables` tables at `framesPerTable` frames per second each (heartbeats and vibration
+ * included) for `seconds`, and measures the hub from outside (`npm run bench`).
+ */
+export async function benchHub(framesPerTable: number, seconds: number, tables = TABLES): Promise<HubFigure> {
+  const [figure] = await benchVenue({ tables, segments: [{ label: `${framesPerTable}/s`, rate: framesPerTable, seconds }] });
+  return figure!;
 }

@@ -19,6 +19,7 @@ client.on('message', (topic, payload) => {
 await client.subscribeAsync(['billiards/tables/+/events', 'billiards/tables/+/state'], { qos: 0 });
 process.send({ ready: true });
 process.on('message', async (m) => {
+  if (m === 'count') return void process.send(hits.length);
   if (m !== 'report') return;
   process.send({ hits, states }, async () => {
     await client.endAsync(true);
