@@ -51,7 +51,7 @@ export class TableCameras {
     const source = new CameraSource({
       table: config.id,
       camera,
-      processor: this.opts.processor,
+      processor: this.opts.processor && camera.detector ? { ...this.opts.processor, options: { ...(this.opts.processor.options as object | undefined), ...camera.detector } } : this.opts.processor,
       realtime: this.opts.realtime,
       now: () => this.opts.clock.now(),
       onMessage: (m, timeBase, latencyMs, frameT) => {
@@ -78,8 +78,10 @@ export class TableCameras {
     try {
       if (m.type === 'strike') {
         this.strikeT.set(table.id, frameT);
-        table.strike();
-      } else if (m.type === 'rest') table.endShot('tracker');
+        // The detector sees a strike a frame or two after it happened (the ball must move first).
+        const frameMs = 1000 / config.camera!.fps;
+        table.strike({ at: timeBase + frameT, lateMs: 3 * frameMs + config.camera!.clockToleranceMs });
+      } else if (m.type === 'rest') table.endShot('tracker', timeBase + frameT);
       else if (config.scoring === 'camera') {
         // Scored as a tracker's shot: event times from the strike (CONTRACT §1.2), not from the video's start.
         const from = this.strikeT.get(table.id) ?? 0;
