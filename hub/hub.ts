@@ -19,6 +19,7 @@ import { trackerMessage } from './pipeline/tracker.ts';
 import { LeagueStore } from './league/store.ts';
 import { LeagueService, leagueCommands } from './league/service.ts';
 import { TableCameras } from './camera/table-cameras.ts';
+import { cameraAloneWarning } from './camera/scoring-safety.ts';
 import { shed } from './ops/shed.ts';
 import type { ProcessorSpec } from './camera/frame-processor.ts';
 
@@ -171,6 +172,8 @@ export class Hub {
     // Behind: more rows waiting for this turn's commit, or more messages waiting in the broker, than a venue makes.
     const overloaded = () => store.queuedRows >= SHED_ABOVE_QUEUED_ROWS || (brokerNow?.backlog() ?? 0) >= SHED_ABOVE_BROKER_BACKLOG;
     for (const tableConfig of config.tables) {
+      const unsafe = cameraAloneWarning(tableConfig);
+      if (unsafe) this.log('warn', unsafe, { table: tableConfig.id });
       const source = this.options.sourceFor(tableConfig);
       const table = new TableService(tableConfig, { store, publisher: this.link, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, onState: (state) => (this.leagueHook(state), cameras.onState(state)), cameraHealth: () => cameras.health(tableConfig.id), observeEventLatency: (ms) => this.eventLatency.observe(ms), statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs }, overloaded });
       this.tables.set(tableConfig.id, table);

@@ -311,6 +311,8 @@ const en = {
     boardSettings: 'Board settings (boot {boot}): {confirmed} confirmed, {pending} waiting for the board, {rejected} rejected, {unsupported} unsupported.',
     notInForce: 'Not in force:',
     inSeconds: 'in',
+    scoring: 'Scoring: {mode}',
+    cameraAlone: 'the camera alone decides; the board is not scored (camera+sensors is safer)',
   },
   // league
   lgHouse: 'House league',
@@ -711,6 +713,8 @@ const ru: Messages = {
     boardSettings: 'Настройки платы (загрузка {boot}): подтверждено {confirmed}, ждут платы {pending}, отклонено {rejected}, не поддерживается {unsupported}.',
     notInForce: 'Не действуют:',
     inSeconds: 'за',
+    scoring: 'Подсчёт: {mode}',
+    cameraAlone: 'решает только камера; плата не учитывается (camera+sensors надёжнее)',
   },
   lgHouse: 'Клубная лига',
   lgNone: 'Лига ещё не создана.',

@@ -406,7 +406,7 @@ export class TableService {
   healthView(): TableHealth {
     const view = this.health.view(this.match?.view().status === 'awaiting-referee', this.deps.clock.iso());
     const camera = this.deps.cameraHealth?.();
-    return camera ? { ...view, camera } : view;
+    return { ...view, ...(camera ? { camera } : {}), scoring: this.config.scoring };
   }
 
   get isOnline(): boolean {

@@ -19,6 +19,7 @@ function channelName(channel: number, m: Messages): string {
 export function hardwareBody(table: string, name: string, m: Messages = messages('en')): Html {
   return h`<main class="hw" data-table="${table}">
   <h1>${m.hwTitle(name)}</h1>
+  <p id="scoring-mode" class="muted" hidden></p>
   <div class="hw-grid">
     <section class="card">
       <h2>${m.hwLiveHits}</h2>

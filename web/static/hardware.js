@@ -151,6 +151,7 @@ function onEvent(ev) {
 
 /** Which of the hub's settings the board has acknowledged since it last booted (table health `board`). */
 function onState(msg) {
+  showScoring(msg && msg.health && msg.health.scoring);
   const b = msg && msg.health && msg.health.board;
   const el = document.getElementById('board-settings');
   if (!b || !el) return;
@@ -158,6 +159,15 @@ function onState(msg) {
   el.textContent =
     t.boardSettings.replace('{boot}', String(b.bootId ?? '?')).replace('{confirmed}', b.confirmed).replace('{pending}', b.pending).replace('{rejected}', b.rejected).replace('{unsupported}', b.unsupported) + pending;
   el.className = b.pending || b.rejected ? 'warn' : 'muted';
+}
+
+/** Who scores this table (health `scoring`); camera alone is flagged: the board's hits decide nothing. */
+function showScoring(mode) {
+  const el = document.getElementById('scoring-mode');
+  if (!el || typeof mode !== 'string') return;
+  el.hidden = false;
+  el.textContent = t.scoring.replace('{mode}', mode) + (mode === 'camera' ? ` — ${t.cameraAlone}` : '');
+  el.className = mode === 'camera' ? 'warn' : 'muted';
 }
 
 live(`/events/${encodeURIComponent(table)}`, { event: onEvent, state: onState });
