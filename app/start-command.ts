@@ -156,6 +156,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     mqttPort: mqtt.port,
     mqttWsPort: mqtt.wsPort,
     sourceFor,
+    // Tables' cameras run issue 15's detector (hub/vision) in their threads; a camera needs its corners for it.
+    cameraProcessor: { module: new URL(`../hub/camera/vision-processor${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href, needsCorners: true },
     log,
   });
   try {

@@ -30,8 +30,8 @@ export interface WorkerConfig {
   processor: ProcessorSpec | null;
   clipSeconds: number;
   ringBytes: number;
-  /** Frames behind the newest one before older ones are dropped unprocessed (a live source). */
-  maxBacklog: number;
+  /** Frames waiting before the oldest are dropped unprocessed to stay live; null: never (a file read as fast as it decodes). */
+  maxBacklog: number | null;
 }
 
 export type ToWorker = { type: 'clip'; id: string; path: string } | { type: 'stop' };
@@ -50,7 +50,7 @@ export interface CameraStats {
 export type FromWorker =
   | { type: 'started'; wallMs: number; width: number; height: number; fps: number }
   | { type: 'tracker'; message: TrackerMessage; t: number; latencyMs: number }
-  | { type: 'stats'; stats: CameraStats }
+  | { type: 'stats'; stats: CameraStats; frameLatencies: number[] }
   | { type: 'clip'; id: string; ok: boolean; path: string; error?: string; frames: number }
   | { type: 'error'; error: string }
   | { type: 'ended' };
@@ -68,6 +68,8 @@ let lastArrival = -Infinity;
 let child: ChildProcess | null = null;
 let stopped = false;
 const arrivals: number[] = [];
+/** Each processed frame's arrival → detector done (ms), since the last stats report. */
+let frameLatencies: number[] = [];
 const queue: { data: Uint8Array; t: number; at: number }[] = [];
 let draining = false;
 
@@ -99,7 +101,8 @@ async function main(): Promise<void> {
     while (arrivals.length > 0 && now - arrivals[0]! > 1000) arrivals.shift();
     stats.fps = arrivals.length;
     stats.state = stats.frames === 0 ? 'no-video' : detectionState(inShot, stats.motion, processor !== null);
-    post({ type: 'stats', stats: { ...stats } });
+    post({ type: 'stats', stats: { ...stats }, frameLatencies });
+    frameLatencies = [];
   }, 1000);
   parentPort!.on('message', (m: ToWorker) => {
     if (m.type === 'clip') void writeClip(m.id, m.path);
@@ -184,7 +187,7 @@ function arrive(data: Uint8Array, t: number): void {
   if (cfg.device && lastArrival > -Infinity && t - lastArrival > 1.5 * interval) stats.dropped += Math.round((t - lastArrival) / interval) - 1;
   lastArrival = t;
   queue.push({ data, t, at: performance.now() });
-  if (cfg.device) while (queue.length > cfg.maxBacklog) (queue.shift(), (stats.dropped += 1)); // stay live: the oldest go
+  if (cfg.maxBacklog !== null) while (queue.length > cfg.maxBacklog) (queue.shift(), (stats.dropped += 1)); // stay live: the oldest go
   drain();
 }
 
@@ -205,7 +208,7 @@ function process1(f: { data: Uint8Array; t: number; at: number }): void {
   stats.frames += 1;
   stats.motion = motion.push(f.data);
   ring.push(f.data, f.t);
-  if (!processor) return;
+  if (!processor) return void frameLatencies.push(Math.round((performance.now() - f.at) * 100) / 100);
   const started = performance.now();
   let messages: TrackerMessage[];
   try {
@@ -216,6 +219,7 @@ function process1(f: { data: Uint8Array; t: number; at: number }): void {
   }
   const done = performance.now();
   stats.processMs = done - started;
+  frameLatencies.push(Math.round((done - f.at) * 100) / 100);
   for (const message of messages) {
     if (message.type === 'strike') inShot = true;
     if (message.type === 'rest') inShot = false;

@@ -34,7 +34,9 @@ export class TableCameras {
   private readonly lastStatus = new Map<string, string>();
   readonly clips: ClipStore;
   /** From a frame's arrival in the worker to its tracker message on the hub's thread… the worker's part. */
-  readonly latency = new Histogram([1, 2, 5, 10, 20, 30, 50, 100, 250]);
+  readonly latency = new Histogram([1, 2, 5, 10, 20, 30, 50, 100, 250, 1000]);
+  /** Every frame: its arrival in the worker to the detector done with it (queue included). */
+  readonly frameLatency = new Histogram([1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 100, 250, 1000]);
   private clipsWritten = new Map<string, number>();
   private readonly lastHealth = new Map<string, string>();
   /** Frame time of each table's last strike. */
@@ -48,17 +50,21 @@ export class TableCameras {
   add(config: TableConfig, table: TableService): void {
     const camera = config.camera;
     if (!camera) return;
+    const spec = this.opts.processor;
+    const detector = spec && spec.needsCorners && !camera.corners ? null : spec;
+    if (spec && !detector) this.opts.log('warn', 'camera has no corners: video, health and replay clips only, no detection (calibrate it: docs/camera.md)', { table: config.id });
     const source = new CameraSource({
       table: config.id,
       camera,
-      processor: this.opts.processor && camera.detector ? { ...this.opts.processor, options: { ...(this.opts.processor.options as object | undefined), ...camera.detector } } : this.opts.processor,
+      processor: detector && camera.detector ? { ...detector, options: { ...(detector.options as object | undefined), ...camera.detector } } : detector,
       realtime: this.opts.realtime,
       now: () => this.opts.clock.now(),
       onMessage: (m, timeBase, latencyMs, frameT) => {
         this.latency.observe(latencyMs);
         this.message(table, config, m, timeBase, frameT);
       },
-      onStats: (stats) => {
+      onStats: (stats, frameLatencies) => {
+        for (const ms of frameLatencies) this.frameLatency.observe(ms);
         // The table's health is published again when the camera's state or its video changes.
         const key = `${stats.state}:${stats.fps > 0}`;
         if (this.lastHealth.get(config.id) !== key) {
@@ -146,6 +152,7 @@ export class TableCameras {
       metric('billiards_camera_state', 'gauge', 'Detection state (1 for the current one)', rows.flatMap((r) => STATES.map((s) => ({ labels: { table: r.id, state: s }, value: r.h.state === s ? 1 : 0 })))),
       metric('billiards_camera_clips_total', 'counter', 'Replay clips written', rows.map((r) => ({ labels: { table: r.id }, value: r.h.clips }))),
       this.latency.render('billiards_camera_message_latency_ms', 'From a frame reaching the camera worker to the tracker message it ended'),
+      this.frameLatency.render('billiards_camera_frame_latency_ms', 'From a frame reaching the camera worker to the detector done with it (queue included)'),
     ];
   }
 

@@ -50,6 +50,11 @@ export const cameraSchema = z
     clockToleranceMs: z.number().min(0).max(200).default(15),
     /** How long one reading of a shot (camera or sensors) waits for the other before it is scored alone. */
     pairWaitMs: z.number().int().min(100).max(60_000).default(5000),
+    /**
+     * Frames waiting for the detector before the oldest are dropped (and counted) to stay
+     * live. Default: 2 for a device; half a second of frames for a file played at its rate.
+     */
+    maxBacklogFrames: z.number().int().min(1).max(600).optional(),
     /** Replay clips: seconds of video kept, and the disk they may use. */
     clipSeconds: z.number().min(1).max(60).default(8),
     clipBudgetMb: z.number().min(1).max(100_000).default(500),
