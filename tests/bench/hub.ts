@@ -67,6 +67,57 @@ export interface HubFigure {
   cpuPercent: number;
   /** What the hub shed under overload (billiards_shed_total), by kind. */
   shed: Record<string, number>;
+  /** With cameras (benchHub's `cameras`): their figures over the measured window. */
+  camera?: CameraFigure;
+}
+
+/** The tables' cameras over the measured window, from the hub's /metrics. */
+export interface CameraFigure {
+  frames: number;
+  dropped: number;
+  /** A frame's arrival in the camera worker → the detector done with it (queue included): bucket bounds (ms) of the quantile. */
+  frameP50Ms: number;
+  frameP99Ms: number;
+  /** A frame's arrival → the tracker message it ended (strike, shot, rest), and how many messages. */
+  messageP50Ms: number;
+  messageP99Ms: number;
+  messages: number;
+}
+
+/** Cameras on the first `tables` tables: each table's `camera` config block (a file played as a live camera). */
+export interface BenchCameras {
+  tables: number;
+  camera: Record<string, unknown>;
+}
+
+type Buckets = Map<string, number>;
+
+/** A histogram's cumulative bucket counts from /metrics text (le → count). */
+function buckets(text: string, name: string): Buckets {
+  return new Map([...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)$`, 'gm'))].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** The bucket bound (ms) within which a quantile of the observations between two scrapes falls. */
+function bucketQuantile(before: Buckets, after: Buckets, q: number): number {
+  const total = (after.get('+Inf') ?? 0) - (before.get('+Inf') ?? 0);
+  if (total <= 0) return NaN;
+  for (const [le, count] of after) if (count - (before.get(le) ?? 0) >= q * total) return le === '+Inf' ? Infinity : Number(le);
+  return Infinity;
+}
+
+const sumOf = (text: string, name: string) => [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
+
+function cameraFigure(before: string, after: string): CameraFigure {
+  const frame = ['billiards_camera_frame_latency_ms', 'billiards_camera_message_latency_ms'].map((n) => [buckets(before, n), buckets(after, n)] as const);
+  return {
+    frames: sumOf(after, 'billiards_camera_frames_total') - sumOf(before, 'billiards_camera_frames_total'),
+    dropped: sumOf(after, 'billiards_camera_frames_dropped_total') - sumOf(before, 'billiards_camera_frames_dropped_total'),
+    frameP50Ms: bucketQuantile(frame[0]![0], frame[0]![1], 0.5),
+    frameP99Ms: bucketQuantile(frame[0]![0], frame[0]![1], 0.99),
+    messageP50Ms: bucketQuantile(frame[1]![0], frame[1]![1], 0.5),
+    messageP99Ms: bucketQuantile(frame[1]![0], frame[1]![1], 0.99),
+    messages: (frame[1]![1].get('+Inf') ?? 0) - (frame[1]![0].get('+Inf') ?? 0),
+  };
 }
 
 /** Reads the hub's memory gauges from its /metrics. */
@@ -198,7 +249,7 @@ function startHub(configPath: string, dataDir: string): Promise<{ child: ChildPr
  * Runs 16 tables at `framesPerTable` frames per second each (heartbeats and vibration
  * included) for `seconds`, and measures the hub from outside.
  */
-export async function benchHub(framesPerTable: number, seconds: number, tables = TABLES): Promise<HubFigure> {
+export async function benchHub(framesPerTable: number, seconds: number, tables = TABLES, cameras?: BenchCameras): Promise<HubFigure> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-hub-'));
   const boards = await serveBoards(tables);
   const configPath = join(dataDir, 'hub.json');
@@ -207,13 +258,14 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
     JSON.stringify({
       hub: { id: 'bench' },
       venue: { username: 'bench', passwordHash: hashPasswordSync(VENUE_PASSWORD) },
-      tables: boards.map((b) => ({
+      tables: boards.map((b, i) => ({
         id: b.id,
         source: { type: 'tcp', host: '127.0.0.1', port: b.port },
         scoring: 'sensors',
         quietWindowMs: QUIET_WINDOW_MS,
         // No refractory gaps in the board's detector: the load is what this bench sets.
         defaultMatch: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 1000 },
+        ...(cameras && i < cameras.tables ? { camera: cameras.camera } : {}),
       })),
     }),
   );
@@ -251,8 +303,10 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
     const inWindow = () => monotonicMs() >= measureFrom;
     const rssSamples: number[] = [];
     let cpuFrom: { ticks: number; at: number } | null = null;
+    let metricsAtStart: Promise<string> | null = null;
     const sampler = setInterval(() => {
       if (!inWindow()) return;
+      if (cameras) metricsAtStart ??= fetch(metricsUrl).then((r) => r.text());
       rssSamples.push(procStatusMb(child.pid!, 'VmRSS'));
       cpuFrom ??= { ticks: cpuTicks(child.pid!), at: monotonicMs() };
     }, 200);
@@ -331,6 +385,7 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
     clearInterval(sampler);
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
+    const camera = cameras && metricsAtStart ? cameraFigure(await metricsAtStart, await (await fetch(metricsUrl)).text()) : undefined;
     frames += Math.round(elapsed * 4 * tables); // heartbeats
 
     const report = new Promise<{ hits: [string, number, number][]; states: [string, number, number][] }>((resolve) => subscriber.once('message', resolve as never));
@@ -367,6 +422,7 @@ export async function benchHub(framesPerTable: number, seconds: number, tables =
       hwmMb: Math.round(hwmMb),
       cpuPercent,
       ...scraped,
+      ...(camera ? { camera } : {}),
     };
   } finally {
     await venue.endAsync(true).catch(() => undefined);

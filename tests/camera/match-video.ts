@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, writeSync } from 'node:fs';
 import { makeClip } from '../../hardware/simulator/video/clip.ts';
 import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
 import { createMatch, must } from '../../hardware/simulator/match-helpers.ts';
@@ -64,7 +64,8 @@ export function renderMatchVideo(spec: MatchVideoSpec): MatchVideo {
   const planner = new VideoShotPlanner(spec.variant);
   const random = seededRandom(spec.seed);
   const reuse = spec.reuseFile === true && existsSync(spec.file);
-  const fd = openSync(spec.file, reuse ? 'r' : 'w');
+  // Written under another name and renamed when whole: a file that exists is a complete video.
+  const fd = openSync(reuse ? spec.file : `${spec.file}.part`, reuse ? 'r' : 'w');
   const shots: VideoShot[] = [];
   let frames = 0;
   let camera: MatchVideo['corners'] | null = null;
@@ -90,6 +91,7 @@ export function renderMatchVideo(spec: MatchVideoSpec): MatchVideo {
   } finally {
     closeSync(fd);
   }
+  if (!reuse) renameSync(`${spec.file}.part`, spec.file);
   return { file: spec.file, variant: spec.variant, setup, width: spec.width, height: spec.height, fps: spec.fps, corners: camera!, ...lens, table: { length: planner.table.length, width: planner.table.width }, shots, frames };
 }
 
