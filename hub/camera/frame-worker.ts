@@ -137,7 +137,13 @@ function readY4m(path: string): void {
       stream.destroy();
       return;
     }
-    for (const f of frames) arrive(f, (index++ * 1000) / h.fps);
+    for (const f of frames) {
+      const t = (index++ * 1000) / h.fps;
+      // A file played as a live camera (a backlog limit): a frame whose time passed while this
+      // thread was kept from the CPU came and went, as a device's would; dropped and counted.
+      if (cfg.realtime && cfg.maxBacklog !== null && startWall !== 0 && Date.now() - (startWall + t) > (cfg.maxBacklog * 1000) / h.fps) stats.dropped += 1;
+      else arrive(f, t);
+    }
     if (cfg.realtime && frames.length > 0) {
       // Pace: pause until the last frame's time has come.
       const due = startWall + ((index - 1) * 1000) / h.fps - Date.now();

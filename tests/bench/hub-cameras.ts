@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderMatchVideo } from '../camera/match-video.ts';
 import { REPO_ROOT } from '../support/paths.ts';
@@ -53,7 +53,7 @@ for (const cams of [0, CAMERAS]) {
   const runs: HubFigure[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await benchHub(RATE, SECONDS, TABLES, cams > 0 ? { tables: cams, camera } : undefined));
   const m = (f: (r: HubFigure) => number) => `${median(runs.map(f))} [${runs.map(f).join(', ')}]`;
-  console.log(`\n${cams} cameras (${WIDTH}×${HEIGHT} at ${FPS} fps, real detector):`);
+  console.log(`\n${cams} cameras (${WIDTH}×${HEIGHT} at ${FPS} fps, real detector); load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} after:`);
   console.log(`  event p50 / p99 ms: ${m((r) => r.eventP50Ms)} / ${m((r) => r.eventP99Ms)}; hits sent/received ${m((r) => r.hits)} / ${m((r) => r.hitsReceived)}`);
   console.log(`  shots ended/scored ${m((r) => r.shots)} / ${m((r) => r.shotsScored)}; hub CPU % of one core ${m((r) => r.cpuPercent)}; RSS MB ${m((r) => r.rssMb)} (peak ${m((r) => r.hwmMb)})`);
   if (cams > 0) {

@@ -69,6 +69,8 @@ function table(id: string, video: MatchVideo, withCamera: boolean): Record<strin
             fps: video.fps,
             corners: video.corners,
             pairWaitMs: 15_000,
+            // Every frame reaches the detector even on a machine too busy to keep up live (here the fusion is tested, not the drops).
+            maxBacklogFrames: 600,
             detector: { balls: video.variant.startsWith('skittles') ? 'skittles' : 'carom', table: video.table, k1: video.k1, fovDeg: video.fovDeg },
           },
         }
