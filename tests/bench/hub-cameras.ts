@@ -49,7 +49,8 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const RATE = 50;
 
 console.log(`\nHub with ${TABLES} tables at ${RATE} frames/s each, ${SECONDS} s measured per run, median of ${RUNS} runs (each run's figure in brackets)`);
-for (const cams of [0, CAMERAS]) {
+// BENCH_BASELINE=0 skips the runs without cameras.
+for (const cams of process.env.BENCH_BASELINE === '0' ? [CAMERAS] : [0, CAMERAS]) {
   const runs: HubFigure[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await benchHub(RATE, SECONDS, TABLES, cams > 0 ? { tables: cams, camera } : undefined));
   const m = (f: (r: HubFigure) => number) => `${median(runs.map(f))} [${runs.map(f).join(', ')}]`;
