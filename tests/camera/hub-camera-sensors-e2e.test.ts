@@ -181,5 +181,5 @@ describe('camera+sensors end to end: rendered video + the same shots’ sensor t
     // The fusion does work: the same shots, read by the sensors alone, needed the referee.
     expect(sensorPrompts).toBeGreaterThan(0);
     console.log(`camera+sensors: 0 prompts in ${videos.carom.shots.length + videos.skittles.shots.length} shots; sensors alone: ${sensorPrompts} prompts`);
-  }, 240_000);
+  }, 420_000);
 });
