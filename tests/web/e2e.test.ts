@@ -275,7 +275,7 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await expect.poll(() => page.locator('#scoring-mode').textContent()).toContain('Scoring: camera — the camera alone decides');
     expect(await page.locator('#scoring-mode').getAttribute('class')).toBe('warn');
     await hub.publishHealth('1', { scoring: 'camera+sensors' });
-    await expect.poll(() => page.locator('#scoring-mode').textContent()).toBe('Scoring: camera+sensors');
+    await expect.poll(() => page.locator('#scoring-mode').textContent()).toBe('Scoring: camera + sensors');
     await expect.poll(() => page.locator('#hits-6').textContent()).toBe('1');
     expect(await page.locator('#amp-vibration').textContent()).toBe('60');
     await shot(page, 'hardware');

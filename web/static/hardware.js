@@ -166,7 +166,7 @@ function showScoring(mode) {
   const el = document.getElementById('scoring-mode');
   if (!el || typeof mode !== 'string') return;
   el.hidden = false;
-  el.textContent = t.scoring.replace('{mode}', mode) + (mode === 'camera' ? ` — ${t.cameraAlone}` : '');
+  el.textContent = t.scoring.replace('{mode}', t[`mode-${mode}`] || mode) + (mode === 'camera' ? ` — ${t.cameraAlone}` : '');
   el.className = mode === 'camera' ? 'warn' : 'muted';
 }
 
