@@ -164,6 +164,8 @@ export async function startCommand(args: readonly string[], io: CommandIO): Prom
     sourceFor,
     // The features around the hub's core, in start order (hub/extensions/; docs/hub.md says how to add one).
     extensions: DEFAULT_EXTENSIONS,
+    // Tables' cameras run issue 15's detector (hub/vision) in their threads; a camera needs its corners for it.
+    cameraProcessor: { module: new URL(`../hub/camera/vision-processor${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href, needsCorners: true },
     log,
   });
   try {

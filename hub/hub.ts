@@ -19,6 +19,7 @@ import { TableService } from './tables/table-service.ts';
 import { err, type Result } from './rules/result.ts';
 import { leagueCommands, type LeagueService } from './league/service.ts';
 import type { TableCameras } from './camera/table-cameras.ts';
+import { cameraAloneWarning } from './camera/scoring-safety.ts';
 import type { ProcessorSpec } from './camera/frame-processor.ts';
 
 /**
@@ -163,6 +164,8 @@ export class Hub {
     const overloaded = () => store.queuedRows >= SHED_ABOVE_QUEUED_ROWS || (brokerNow?.backlog() ?? 0) >= SHED_ABOVE_BROKER_BACKLOG;
     const publisher = busPublisher(link, this.events);
     for (const tableConfig of config.tables) {
+      const unsafe = cameraAloneWarning(tableConfig);
+      if (unsafe) this.log('warn', unsafe, { table: tableConfig.id });
       const source = this.options.sourceFor(tableConfig);
       const table = new TableService(tableConfig, { store, publisher, clock: this.clock, hubId: config.hub.id, simulated: source.simulated, log: this.log, cameraHealth: () => this.cameras?.health(tableConfig.id) ?? null, statusFrames: { mode: config.store.statusFrames, keepAliveMs: config.store.keepAliveMs }, overloaded });
       this.tables.set(tableConfig.id, table);

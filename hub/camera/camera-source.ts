@@ -22,8 +22,8 @@ export interface CameraSourceOptions {
   now: () => number;
   /** A detector message, the hub time of the source's t = 0, the worker's latency, and the frame's t. */
   onMessage: (message: TrackerMessage, timeBase: number, latencyMs: number, frameT: number) => void;
-  /** Each stats report (about once a second). */
-  onStats?: (stats: CameraStats) => void;
+  /** Each stats report (about once a second), with each frame's latency since the last (arrival → detector done, ms). */
+  onStats?: (stats: CameraStats, frameLatencies: number[]) => void;
   onError?: (error: string) => void;
   onEnded?: () => void;
 }
@@ -64,7 +64,7 @@ export class CameraSource {
       processor: this.opts.processor,
       clipSeconds: camera.clipSeconds,
       ringBytes: 64 * 1024 * 1024,
-      maxBacklog: 2,
+      maxBacklog: camera.maxBacklogFrames ?? (camera.device ? 2 : (this.opts.realtime ?? true) ? Math.ceil(camera.fps / 2) : null),
     };
     this.worker = spawnWorker(data);
     this.started = new Promise((resolve, reject) => {
@@ -79,7 +79,7 @@ export class CameraSource {
           this.opts.onMessage(m.message, this.timeBase ?? this.opts.now(), m.latencyMs, m.t);
         } else if (m.type === 'stats') {
           this.stats = m.stats;
-          this.opts.onStats?.(m.stats);
+          this.opts.onStats?.(m.stats, m.frameLatencies);
         }
         else if (m.type === 'clip') {
           this.clips.get(m.id)?.({ ok: m.ok, path: m.path, frames: m.frames, ...(m.error ? { error: m.error } : {}) });

@@ -29,6 +29,8 @@ export interface FrameProcessor {
 export interface ProcessorSpec {
   module: string;
   options?: unknown;
+  /** The detector cannot run without the table's corners: a camera without them gives video, health and clips only. */
+  needsCorners?: boolean;
 }
 
 export type CreateFrameProcessor = (options: { width: number; height: number; fps: number; corners?: readonly (readonly [number, number])[]; options?: unknown }) => FrameProcessor | Promise<FrameProcessor>;

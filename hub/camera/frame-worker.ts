@@ -36,8 +36,8 @@ export interface WorkerConfig {
   processor: ProcessorSpec | null;
   clipSeconds: number;
   ringBytes: number;
-  /** Frames behind the newest one before older ones are dropped unprocessed (a live source). */
-  maxBacklog: number;
+  /** Frames waiting before the oldest are dropped unprocessed to stay live; null: never (a file read as fast as it decodes). */
+  maxBacklog: number | null;
 }
 
 export type ToWorker =
@@ -66,7 +66,7 @@ export interface CameraStats {
 export type FromWorker =
   | { type: 'started'; wallMs: number; width: number; height: number; fps: number }
   | { type: 'tracker'; message: TrackerMessage; t: number; latencyMs: number }
-  | { type: 'stats'; stats: CameraStats }
+  | { type: 'stats'; stats: CameraStats; frameLatencies: number[] }
   | { type: 'clip'; id: string; ok: boolean; path: string; error?: string; frames: number }
   | { type: 'error'; error: string }
   /** The detector could not start (no corners yet, say): the video runs on without it. */
@@ -95,6 +95,8 @@ let lastArrival = -Infinity;
 let child: ChildProcess | null = null;
 let stopped = false;
 const arrivals: number[] = [];
+/** Each processed frame's arrival → detector done (ms), since the last stats report. */
+let frameLatencies: number[] = [];
 const queue: { data: Uint8Array; t: number; at: number }[] = [];
 let draining = false;
 
@@ -137,7 +139,8 @@ async function main(): Promise<void> {
     stats.fps = arrivals.length;
     stats.state = stats.frames === 0 ? 'no-video' : detectionState(inShot, stats.motion, processor !== null);
     stats.detector = processor !== null;
-    post({ type: 'stats', stats: { ...stats } });
+    post({ type: 'stats', stats: { ...stats }, frameLatencies });
+    frameLatencies = [];
   }, 1000);
   parentPort!.on('message', (m: ToWorker) => {
     if (m.type === 'clip') void writeClip(m.id, m.path, m.tracksPath);
@@ -175,7 +178,13 @@ function readY4m(path: string): void {
       stream.destroy();
       return;
     }
-    for (const f of frames) arrive(f, (index++ * 1000) / h.fps);
+    for (const f of frames) {
+      const t = (index++ * 1000) / h.fps;
+      // A file played as a live camera (a backlog limit): a frame whose time passed while this
+      // thread was kept from the CPU came and went, as a device's would; dropped and counted.
+      if (cfg.realtime && cfg.maxBacklog !== null && startWall !== 0 && Date.now() - (startWall + t) > (cfg.maxBacklog * 1000) / h.fps) stats.dropped += 1;
+      else arrive(f, t);
+    }
     if (cfg.realtime && frames.length > 0) {
       // Pace: pause until the last frame's time has come.
       const due = startWall + ((index - 1) * 1000) / h.fps - Date.now();
@@ -225,7 +234,7 @@ function arrive(data: Uint8Array, t: number): void {
   if (cfg.device && lastArrival > -Infinity && t - lastArrival > 1.5 * interval) stats.dropped += Math.round((t - lastArrival) / interval) - 1;
   lastArrival = t;
   queue.push({ data, t, at: performance.now() });
-  if (cfg.device) while (queue.length > cfg.maxBacklog) (queue.shift(), (stats.dropped += 1)); // stay live: the oldest go
+  if (cfg.maxBacklog !== null) while (queue.length > cfg.maxBacklog) (queue.shift(), (stats.dropped += 1)); // stay live: the oldest go
   drain();
 }
 
@@ -255,7 +264,7 @@ function process1(f: { data: Uint8Array; t: number; at: number }): void {
     data = masked;
   }
   stats.motion = motion.push(data);
-  if (!processor) return;
+  if (!processor) return void frameLatencies.push(Math.round((performance.now() - f.at) * 100) / 100);
   const started = performance.now();
   let messages: TrackerMessage[];
   try {
@@ -267,6 +276,7 @@ function process1(f: { data: Uint8Array; t: number; at: number }): void {
   const done = performance.now();
   stats.processMs = done - started;
   tracks.frame(f.t, processor.positions?.() ?? null);
+  frameLatencies.push(Math.round((done - f.at) * 100) / 100);
   for (const message of messages) {
     if (message.type === 'shot') tracks.contacts(message.shot.events);
     if (message.type === 'strike') inShot = true;

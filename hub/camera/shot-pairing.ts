@@ -5,7 +5,10 @@ import { fuseShot } from './fusion.ts';
  * A table in `camera+sensors` scoring gets each shot twice: the segmenter cuts the sensors'
  * shot when the table goes quiet, the camera's detector reports its shot when the balls
  * rest. Whichever comes first waits here for the other (at most `waitMs`); the pair is
- * fused (fusion.ts) and scored once. A shot whose partner never comes is scored alone:
+ * fused (fusion.ts) and scored once. The sensors' readings wait in order: a camera whose
+ * detector runs behind (a busy hub) by more than a shot still meets each shot's sensors;
+ * a camera reading whose contacts come before the waiting sensors' shot began belongs to
+ * a shot already scored, and is late. A shot whose partner never comes is scored alone:
  * the sensors' (every id unknown, so the engine asks) or the camera's (its ids are right
  * or null by the detector's own contract). Pure: time comes in as arguments.
  */
@@ -48,7 +51,7 @@ export interface PairingCounts {
 }
 
 export class ShotPairing {
-  private sensor: SensorReading | null = null;
+  private readonly sensors: SensorReading[] = [];
   private camera: CameraReading | null = null;
   /** The last reading scored alone: when it came, so its late partner is recognised. */
   private alone: { kind: 'sensors' | 'camera'; at: number } | null = null;
@@ -59,28 +62,36 @@ export class ShotPairing {
   }
 
   sensorShot(events: ShotEvent[], startedAt: number, now: number): void {
-    if (this.sensor) this.flushSensor();
     if (this.alone?.kind === 'camera' && startedAt < this.alone.at) return this.late({ events });
-    this.sensor = { events, startedAt, at: now };
+    this.sensors.push({ events, startedAt, at: now });
     this.pair();
   }
 
   cameraShot(shot: Shot, timeBase: number | null, now: number): void {
     if (this.camera) this.flushCamera();
-    if (this.alone?.kind === 'sensors' && (timeBase ?? now) < this.alone.at) return this.late(shot);
+    const head = this.sensors[0];
+    if (head ? this.before(shot, timeBase, head.startedAt) : this.alone?.kind === 'sensors' && (timeBase ?? now) < this.alone.at) return this.late(shot);
     this.camera = { shot, timeBase, at: now };
     this.pair();
   }
 
   /** Scores a reading whose partner did not come in time. */
   tick(now: number): void {
-    if (this.sensor && now - this.sensor.at >= this.opts.waitMs) this.flushSensor();
+    while (this.sensors.length > 0 && now - this.sensors[0]!.at >= this.opts.waitMs) this.flushSensor();
     if (this.camera && now - this.camera.at >= this.opts.waitMs) this.flushCamera();
   }
 
   /** A reading is waiting for its partner. */
   get waiting(): boolean {
-    return this.sensor !== null || this.camera !== null;
+    return this.sensors.length > 0 || this.camera !== null;
+  }
+
+  /** The camera's shot had its first contact (hub time) before a sensors' shot that began at `startedAt`: it is an earlier shot's. */
+  private before(shot: Shot, timeBase: number | null, startedAt: number): boolean {
+    if (timeBase === null) return false;
+    const times = shot.events.flatMap((e) => (e.t === undefined ? [] : [e.t]));
+    if (times.length === 0) return false;
+    return timeBase + Math.min(...times) < startedAt - this.opts.frameMs - this.opts.clockToleranceMs;
   }
 
   private late(shot: Shot): void {
@@ -90,9 +101,10 @@ export class ShotPairing {
   }
 
   private pair(): void {
-    const { sensor, camera } = this;
+    const sensor = this.sensors[0];
+    const camera = this.camera;
     if (!sensor || !camera) return;
-    this.sensor = null;
+    this.sensors.shift();
     this.camera = null;
     this.alone = null;
     if (camera.timeBase === null) {
@@ -120,8 +132,7 @@ export class ShotPairing {
   }
 
   private flushSensor(): void {
-    const s = this.sensor!;
-    this.sensor = null;
+    const s = this.sensors.shift()!;
     this.alone = { kind: 'sensors', at: s.at };
     this.counts.sensorsAlone += 1;
     this.opts.score({ events: s.events }, 'sensors-alone');

@@ -53,7 +53,9 @@ export class TableCameras {
   private readonly lastStatus = new Map<string, string>();
   readonly clips: ClipStore;
   /** From a frame's arrival in the worker to its tracker message on the hub's thread… the worker's part. */
-  readonly latency = new Histogram([1, 2, 5, 10, 20, 30, 50, 100, 250]);
+  readonly latency = new Histogram([1, 2, 5, 10, 20, 30, 50, 100, 250, 1000]);
+  /** Every frame: its arrival in the worker to the detector done with it (queue included). */
+  readonly frameLatency = new Histogram([1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 100, 250, 1000]);
   private clipsWritten = new Map<string, number>();
   private readonly lastHealth = new Map<string, string>();
   /** Frame time of each table's last strike. */
@@ -74,17 +76,21 @@ export class TableCameras {
     const saved = this.calibrations.corners(configured.id);
     const camera = saved ? { ...configured.camera, corners: saved } : configured.camera;
     const config: TableConfig = { ...configured, camera };
+    const detector = this.opts.processor;
+    // Without corners the worker runs video, health and clips; the detector starts once the camera is calibrated.
+    if (detector && !camera.corners) this.opts.log('warn', 'camera has no corners yet: no detection until it is calibrated (docs/camera-calibration.md)', { table: config.id });
     const source = new CameraSource({
       table: config.id,
       camera,
-      processor: this.opts.processor,
+      processor: detector && camera.detector ? { ...detector, options: { ...(detector.options as object | undefined), ...camera.detector } } : detector,
       realtime: this.opts.realtime,
       now: () => this.opts.clock.now(),
       onMessage: (m, timeBase, latencyMs, frameT) => {
         this.latency.observe(latencyMs);
         this.message(table, config, m, timeBase, frameT);
       },
-      onStats: (stats) => {
+      onStats: (stats, frameLatencies) => {
+        for (const ms of frameLatencies) this.frameLatency.observe(ms);
         // The table's health is published again when the camera's state or its video changes.
         const key = `${stats.state}:${stats.fps > 0}`;
         if (this.lastHealth.get(config.id) !== key) {
@@ -104,8 +110,10 @@ export class TableCameras {
     try {
       if (m.type === 'strike') {
         this.strikeT.set(table.id, frameT);
-        table.strike();
-      } else if (m.type === 'rest') table.endShot('tracker');
+        // The detector sees a strike a frame or two after it happened (the ball must move first).
+        const frameMs = 1000 / config.camera!.fps;
+        table.strike({ at: timeBase + frameT, lateMs: 3 * frameMs + config.camera!.clockToleranceMs });
+      } else if (m.type === 'rest') table.endShot('tracker', timeBase + frameT);
       else if (config.scoring === 'camera') {
         // Scored as a tracker's shot: event times from the strike (CONTRACT §1.2), not from the video's start.
         const from = this.strikeT.get(table.id) ?? 0;
@@ -175,6 +183,7 @@ export class TableCameras {
       metric('billiards_camera_state', 'gauge', 'Detection state (1 for the current one)', rows.flatMap((r) => STATES.map((s) => ({ labels: { table: r.id, state: s }, value: r.h.state === s ? 1 : 0 })))),
       metric('billiards_camera_clips_total', 'counter', 'Replay clips written', rows.map((r) => ({ labels: { table: r.id }, value: r.h.clips }))),
       this.latency.render('billiards_camera_message_latency_ms', 'From a frame reaching the camera worker to the tracker message it ended'),
+      this.frameLatency.render('billiards_camera_frame_latency_ms', 'From a frame reaching the camera worker to the detector done with it (queue included)'),
     ];
   }
 

@@ -50,10 +50,28 @@ export const cameraSchema = z
     clockToleranceMs: z.number().min(0).max(200).default(15),
     /** How long one reading of a shot (camera or sensors) waits for the other before it is scored alone. */
     pairWaitMs: z.number().int().min(100).max(60_000).default(5000),
+    /**
+     * Frames waiting for the detector before the oldest are dropped (and counted) to stay
+     * live. Default: 2 for a device; half a second of frames for a file played at its rate.
+     */
+    maxBacklogFrames: z.number().int().min(1).max(600).optional(),
     /** Replay clips: seconds of video kept, and the disk they may use. */
     clipSeconds: z.number().min(1).max(60).default(8),
     clipBudgetMb: z.number().min(1).max(100_000).default(500),
     clipMaxAgeHours: z.number().min(0.1).max(24 * 365).default(72),
+    /**
+     * This camera's detector settings, over the hub's (`cameraProcessor.options`): the balls
+     * (`carom` or `skittles`), the table's playing surface in mm, the lens' k1 and
+     * horizontal field of view. Checked again by the detector module in the camera's thread.
+     */
+    detector: z
+      .strictObject({
+        balls: z.enum(['carom', 'skittles']).optional(),
+        table: z.strictObject({ length: z.number().positive(), width: z.number().positive() }).optional(),
+        k1: z.number().finite().optional(),
+        fovDeg: z.number().gt(0).lt(180).optional(),
+      })
+      .optional(),
   })
   .refine((c) => (c.device === undefined) !== (c.file === undefined), 'give a device or a file (exactly one)');
 export type CameraConfig = z.infer<typeof cameraSchema>;

@@ -182,6 +182,8 @@ export const tableHealthSchema = z.object({
   alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), detail: z.string(), since: iso })),
   /** Extension (issue 16): the table's overhead camera, when it has one. */
   camera: cameraHealthSchema.optional(),
+  /** Extension (issue 16): who scores the table (config `scoring`), shown on the hardware page. */
+  scoring: z.enum(['sensors', 'tracker', 'camera', 'camera+sensors']).optional(),
 });
 
 /** `billiards/tables/<table>/events`: each timestamped sensor event and each shot result. */

@@ -147,8 +147,15 @@ export class ShotSegmenter {
     return [this.complete(now, 'quiet')];
   }
 
-  /** A cue strike reported by a cue sensor or a tracker. While balls move it is a G-7 foul. */
-  strike(now: number): SegmenterOutput[] {
+  /**
+   * A cue strike reported by a cue sensor or a tracker. While balls move it is a G-7 foul —
+   * unless it was seen late: a camera reports the strike frames after it happened, when the
+   * strike's own bed vibration or first contact may already have begun the shot. A shot that
+   * began no earlier than `late.at - late.lateMs` (hub times) began with this very strike.
+   */
+  strike(now: number, late?: { at: number; lateMs: number }): SegmenterOutput[] {
+    // (Reported so late that its shot has already ended: that shot began with it too.)
+    if (late && this.startedAt >= late.at - late.lateMs && (this.moving || this.startedAt <= late.at + late.lateMs)) return [];
     const out: SegmenterOutput[] = [];
     if (this.moving) {
       if (this.events.length > 0) out.push(this.complete(now, 'strike'));
@@ -158,8 +165,13 @@ export class ShotSegmenter {
     return out;
   }
 
-  /** The referee or a tracker says every ball is at rest. */
-  end(now: number, by: 'referee' | 'tracker'): SegmenterOutput[] {
+  /**
+   * The referee or a tracker says every ball is at rest. `seenAt`: the hub time of the frame
+   * that showed it (a camera's report may come late); a rest seen before the current shot
+   * began is the previous shot's and ends nothing.
+   */
+  end(now: number, by: 'referee' | 'tracker', seenAt?: number): SegmenterOutput[] {
+    if (seenAt !== undefined && this.moving && seenAt < this.startedAt) return [];
     return this.moving ? [this.complete(now, by)] : [];
   }
 

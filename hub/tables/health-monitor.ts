@@ -101,7 +101,7 @@ export class HealthMonitor {
   healthView(): TableHealth {
     const view = this.health.view(this.deps.promptWaiting(), this.deps.clock.iso());
     const camera = this.deps.cameraHealth?.();
-    return camera ? { ...view, camera } : view;
+    return { ...view, ...(camera ? { camera } : {}), scoring: this.config.scoring };
   }
 
 

@@ -141,13 +141,14 @@ export class TableService {
   }
 
   /** A tracker or the referee says the balls are at rest, or a cue strike was seen. */
-  endShot(by: 'referee' | 'tracker'): void {
-    this.handle(this.intake.segmenter.end(this.deps.clock.now(), by));
+  endShot(by: 'referee' | 'tracker', seenAt?: number): void {
+    this.handle(this.intake.segmenter.end(this.deps.clock.now(), by, seenAt));
   }
 
-  strike(): void {
+  /** `late`: the strike happened at hub time `at`, seen up to `lateMs` late (a camera's; see ShotSegmenter.strike). */
+  strike(late?: { at: number; lateMs: number }): void {
     this.strikeAt = this.deps.clock.now();
-    this.handle(this.intake.segmenter.strike(this.deps.clock.now()));
+    this.handle(this.intake.segmenter.strike(this.deps.clock.now(), late));
   }
 
   private handle(outputs: SegmenterOutput[]): void {

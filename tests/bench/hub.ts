@@ -68,6 +68,57 @@ export interface HubFigure {
   cpuPercent: number;
   /** What the hub shed under overload (billiards_shed_total), by kind. */
   shed: Record<string, number>;
+  /** With cameras (benchHub's `cameras`): their figures over the measured window. */
+  camera?: CameraFigure;
+}
+
+/** The tables' cameras over the measured window, from the hub's /metrics. */
+export interface CameraFigure {
+  frames: number;
+  dropped: number;
+  /** A frame's arrival in the camera worker → the detector done with it (queue included): bucket bounds (ms) of the quantile. */
+  frameP50Ms: number;
+  frameP99Ms: number;
+  /** A frame's arrival → the tracker message it ended (strike, shot, rest), and how many messages. */
+  messageP50Ms: number;
+  messageP99Ms: number;
+  messages: number;
+}
+
+/** Cameras on the first `tables` tables: each table's `camera` config block (a file played as a live camera). */
+export interface BenchCameras {
+  tables: number;
+  camera: Record<string, unknown>;
+}
+
+type Buckets = Map<string, number>;
+
+/** A histogram's cumulative bucket counts from /metrics text (le → count). */
+function buckets(text: string, name: string): Buckets {
+  return new Map([...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)$`, 'gm'))].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** The bucket bound (ms) within which a quantile of the observations between two scrapes falls. */
+function bucketQuantile(before: Buckets, after: Buckets, q: number): number {
+  const total = (after.get('+Inf') ?? 0) - (before.get('+Inf') ?? 0);
+  if (total <= 0) return NaN;
+  for (const [le, count] of after) if (count - (before.get(le) ?? 0) >= q * total) return le === '+Inf' ? Infinity : Number(le);
+  return Infinity;
+}
+
+const sumOf = (text: string, name: string) => [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
+
+function cameraFigure(before: string, after: string): CameraFigure {
+  const frame = ['billiards_camera_frame_latency_ms', 'billiards_camera_message_latency_ms'].map((n) => [buckets(before, n), buckets(after, n)] as const);
+  return {
+    frames: sumOf(after, 'billiards_camera_frames_total') - sumOf(before, 'billiards_camera_frames_total'),
+    dropped: sumOf(after, 'billiards_camera_frames_dropped_total') - sumOf(before, 'billiards_camera_frames_dropped_total'),
+    frameP50Ms: bucketQuantile(frame[0]![0], frame[0]![1], 0.5),
+    frameP99Ms: bucketQuantile(frame[0]![0], frame[0]![1], 0.99),
+    messageP50Ms: bucketQuantile(frame[1]![0], frame[1]![1], 0.5),
+    messageP99Ms: bucketQuantile(frame[1]![0], frame[1]![1], 0.99),
+    messages: (frame[1]![1].get('+Inf') ?? 0) - (frame[1]![0].get('+Inf') ?? 0),
+  };
 }
 
 /** Reads the hub's memory gauges from its /metrics. */
@@ -268,8 +319,8 @@ async function openPages(browser: Browser, webUrl: string, tables: string[]): Pr
  * vibration included) on one hub, and measures each segment from outside. With `pages`, a
  * Chromium page per 8 tables follows the live view over SSE throughout.
  */
-export async function benchVenue(options: { tables: number; segments: Segment[]; pages?: boolean }): Promise<SegmentFigure[]> {
-  const { tables, segments } = options;
+export async function benchVenue(options: { tables: number; segments: Segment[]; pages?: boolean; cameras?: BenchCameras }): Promise<SegmentFigure[]> {
+  const { tables, segments, cameras } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-hub-'));
   const boards = await serveBoards(tables);
   const configPath = join(dataDir, 'hub.json');
@@ -278,13 +329,14 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     JSON.stringify({
       hub: { id: 'bench' },
       venue: { username: 'bench', passwordHash: hashPasswordSync(VENUE_PASSWORD) },
-      tables: boards.map((b) => ({
+      tables: boards.map((b, i) => ({
         id: b.id,
         source: { type: 'tcp', host: '127.0.0.1', port: b.port },
         scoring: 'sensors',
         quietWindowMs: QUIET_WINDOW_MS,
         // No refractory gaps in the board's detector: the load is what this bench sets.
         defaultMatch: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 1000 },
+        ...(cameras && i < cameras.tables ? { camera: cameras.camera } : {}),
       })),
     }),
   );
@@ -337,6 +389,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const samples: { at: number; rss: number; ticks: number; runNs: number; waitNs: number }[] = [];
     const sample = () => samples.push({ at: monotonicMs(), rss: procStatusMb(child.pid!, 'VmRSS'), ticks: cpuTicks(child.pid!), ...schedstat(child.pid!) });
     const sampler = setInterval(sample, 200);
+    // With cameras: /metrics at the end of the warm-up, to take their figures over the measured window.
+    const cameraMetricsAtStart = cameras ? new Promise<string>((resolve) => setTimeout(() => resolve(fetch(metricsUrl).then((r) => r.text())), Math.max(0, measureFrom - monotonicMs()))) : null;
     // What was shed, scraped at each segment's start and at the end; the load average at each end.
     const shedAt: Promise<Record<string, number>>[] = [];
     const loadAt: number[] = [];
@@ -442,6 +496,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const cpuUsPerFrame = caughtUp ? round2(((samples[samples.length - 1]!.ticks - fromSample.ticks) / CLOCK_TICKS / allFrames) * 1e6) : NaN;
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
+    const camera = cameraMetricsAtStart ? cameraFigure(await cameraMetricsAtStart, await (await fetch(metricsUrl)).text()) : undefined;
     const shedSnapshots = await Promise.all(shedAt);
     const onPages = await Promise.all(pages.map(async (p) => ({ table: p.table, hits: await p.collect() })));
 
@@ -527,6 +582,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         heapMb: scraped.heapMb,
         externalMb: scraped.externalMb,
         shed,
+        ...(camera ? { camera } : {}),
       };
     });
   } finally {
@@ -545,7 +601,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
  * Runs `tables` tables at `framesPerTable` frames per second each (heartbeats and vibration
  * included) for `seconds`, and measures the hub from outside (`npm run bench`).
  */
-export async function benchHub(framesPerTable: number, seconds: number, tables = TABLES): Promise<HubFigure> {
-  const [figure] = await benchVenue({ tables, segments: [{ label: `${framesPerTable}/s`, rate: framesPerTable, seconds }] });
+export async function benchHub(framesPerTable: number, seconds: number, tables = TABLES, cameras?: BenchCameras): Promise<HubFigure> {
+  const [figure] = await benchVenue({ tables, segments: [{ label: `${framesPerTable}/s`, rate: framesPerTable, seconds }], ...(cameras ? { cameras } : {}) });
   return figure!;
 }

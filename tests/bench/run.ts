@@ -38,7 +38,7 @@ console.log('frames/s per table   seconds   frames/s   hits sent/received   even
 for (const [rate, seconds] of [[50, SECONDS], [500, 4]] as const) {
   const runs: HubFigure[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await benchHub(rate, seconds));
-  const m = (k: Exclude<keyof HubFigure, 'shed'>) => median(runs.map((r) => r[k]));
+  const m = (k: Exclude<keyof HubFigure, 'shed' | 'camera'>) => median(runs.map((r) => r[k]));
   console.log(
     `${String(rate).padStart(18)} ${String(seconds).padStart(9)} ${String(m('framesPerSecond')).padStart(10)} ${`${m('hits')}/${m('hitsReceived')}`.padStart(20)} ${`${m('eventP50Ms')}/${m('eventP99Ms')}`.padStart(18)} ${`${m('shots')}/${m('shotsScored')}`.padStart(20)} ${`${m('shotP50Ms')}/${m('shotP99Ms')}`.padStart(17)} ${`${m('rssMb')} (${m('hwmMb')})`.padStart(15)} ${`${m('heapMb')}/${m('externalMb')}`.padStart(18)}`,
   );

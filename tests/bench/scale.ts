@@ -43,7 +43,7 @@ const median = (xs: number[]): number => {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)]! : NaN;
 };
-type Numeric = { [K in keyof SegmentFigure]: SegmentFigure[K] extends number ? K : never }[keyof SegmentFigure];
+type Numeric = { [K in keyof SegmentFigure]-?: SegmentFigure[K] extends number ? K : never }[keyof SegmentFigure];
 
 /** Medians over runs, per segment; shed counts summed by kind, then the median. */
 async function phase(tables: number, segments: Segment[]): Promise<{ tables: number; label: string; m: (k: Numeric) => number; shed: string; runs: SegmentFigure[] }[]> {

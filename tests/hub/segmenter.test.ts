@@ -79,6 +79,34 @@ describe('shot segmenter', () => {
     expect(done?.type === 'shot-complete' && done.events[0]).toEqual({ kind: 'foul', foul: 'moving-balls', by: 'shooter', t: 0 });
   });
 
+  it('G-7 a camera’s strike seen late belongs to the shot its own vibration began; one long after is still a moving-balls foul', () => {
+    const s = new ShotSegmenter(opts);
+    s.push(vibration(60, 1000)); // the strike's bed vibration begins the shot
+    s.push(click(1040)); // a contact before the camera's report
+    expect(s.strike(1120, { at: 1067, lateMs: 115 })).toEqual([]); // the strike, seen at frame time 1067
+    const [done] = s.end(2000, 'tracker');
+    expect(done?.type === 'shot-complete' && done.events).toEqual([{ kind: 'ball', balls: [null, null], t: 40 }]);
+    // The balls have been moving for a second: that strike is another shot, played on moving balls.
+    s.push(click(3000));
+    expect(s.strike(4100, { at: 4050, lateMs: 115 }).map((o) => o.type)).toEqual(['shot-complete', 'shot-started']);
+    const [next] = s.end(5000, 'tracker');
+    expect(next?.type === 'shot-complete' && next.events[0]).toEqual({ kind: 'foul', foul: 'moving-balls', by: 'shooter', t: 0 });
+  });
+
+  it('a camera’s report that comes after its shot ended neither starts a shot (strike) nor ends the next one (rest)', () => {
+    const s = new ShotSegmenter(opts);
+    s.push(vibration(60, 1000));
+    s.push(click(1100));
+    s.push(vibration(2, 1200));
+    expect(s.tick(2300)).toHaveLength(1); // the sensors ended the shot before the camera's strike came
+    expect(s.strike(2400, { at: 1067, lateMs: 115 })).toEqual([]);
+    expect(s.inMotion).toBe(false);
+    s.push(click(5000)); // the next shot
+    expect(s.end(5100, 'tracker', 1800)).toEqual([]); // the first shot's rest, seen at 1800, comes late
+    expect(s.inMotion).toBe(true);
+    expect(s.end(7000, 'tracker', 6900)).toHaveLength(1);
+  });
+
   it('the referee or a tracker can end a shot', () => {
     const s = new ShotSegmenter(opts);
     s.push(click(0));

@@ -270,6 +270,12 @@ describe.skipIf(skip)('web panel in Chromium', () => {
     await hub.publishHealth('1', { board: { bootId: 7, confirmed: 2, pending: 1, rejected: 0, unsupported: 0, unconfirmed: ['channel 3'] } });
     await expect.poll(() => page.locator('#board-settings').textContent()).toContain('2 confirmed, 1 waiting for the board');
     expect(await page.locator('#board-settings').textContent()).toContain('Not in force: channel 3');
+    // Who scores the table: camera alone is flagged (the board's hits decide nothing).
+    await hub.publishHealth('1', { scoring: 'camera' });
+    await expect.poll(() => page.locator('#scoring-mode').textContent()).toContain('Scoring: camera — the camera alone decides');
+    expect(await page.locator('#scoring-mode').getAttribute('class')).toBe('warn');
+    await hub.publishHealth('1', { scoring: 'camera+sensors' });
+    await expect.poll(() => page.locator('#scoring-mode').textContent()).toBe('Scoring: camera + sensors');
     await expect.poll(() => page.locator('#hits-6').textContent()).toBe('1');
     expect(await page.locator('#amp-vibration').textContent()).toBe('60');
     await shot(page, 'hardware');

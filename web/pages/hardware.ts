@@ -29,6 +29,7 @@ export function hardwareBody(table: string, name: string, m: Messages = messages
   const channelName = (c: number, mm: Messages) => channelNameOf(c, mm, rails);
   return html`<main class="hw" data-table="${table}">
   <h1>${m.hwTitle(name)}</h1>
+  <p id="scoring-mode" class="muted" hidden></p>
   <div class="hw-grid">
     <section class="card">
       <h2>${m.hwLiveHits}</h2>

@@ -203,6 +203,7 @@ function onEvent(ev) {
 /** Which of the hub's settings the board has acknowledged since it last booted (table health `board`). */
 /** @param {import('./common.js').StateMessage} msg */
 function onState(msg) {
+  showScoring(msg && msg.health && msg.health.scoring);
   const b = msg && msg.health && msg.health.board;
   const el = document.getElementById('board-settings');
   if (!b || !el) return;
@@ -210,6 +211,18 @@ function onState(msg) {
   el.textContent =
     t.boardSettings.replace('{boot}', String(b.bootId ?? '?')).replace('{confirmed}', String(b.confirmed)).replace('{pending}', String(b.pending)).replace('{rejected}', String(b.rejected)).replace('{unsupported}', String(b.unsupported)) + pending;
   el.className = b.pending || b.rejected ? 'warn' : 'muted';
+}
+
+/**
+ * Who scores this table (health `scoring`); camera alone is flagged: the board's hits decide nothing.
+ * @param {unknown} mode
+ */
+function showScoring(mode) {
+  const el = document.getElementById('scoring-mode');
+  if (!el || typeof mode !== 'string') return;
+  el.hidden = false;
+  el.textContent = t.scoring.replace('{mode}', t[/** @type {`mode-${'sensors' | 'tracker' | 'camera' | 'camera+sensors'}`} */ (`mode-${mode}`)] || mode) + (mode === 'camera' ? ` — ${t.cameraAlone}` : '');
+  el.className = mode === 'camera' ? 'warn' : 'muted';
 }
 
 live(`/events/${encodeURIComponent(table)}`, { event: onEvent, state: onState });
