@@ -68,7 +68,7 @@ export interface SkittleDraw {
 }
 
 export interface FrameScene {
-  /** Per ball: positions at each exposure sub-sample (one entry = no blur). */
+  /** Per ball: positions at each exposure sub-sample (one entry = no blur; none = not on the table, not drawn). */
   balls: { colour: RGB; path: Vec2[] }[];
   ballRadius: number;
   skittles: SkittleDraw[];
@@ -156,7 +156,7 @@ export class Renderer {
     const { width, height, buf, bg } = this;
     buf.set(bg);
     for (const s of scene.shadows) this.shadow(s);
-    for (const b of scene.balls) this.ballShadow(b.path[Math.floor(b.path.length / 2)]!, scene.ballRadius);
+    for (const b of scene.balls) if (b.path.length > 0) this.ballShadow(b.path[Math.floor(b.path.length / 2)]!, scene.ballRadius);
     if (scene.chalk) this.chalk(scene.chalk);
     for (const s of scene.skittles) this.skittle(s);
     for (const b of scene.balls) this.ball(b.colour, b.path, scene.ballRadius);
