@@ -52,6 +52,8 @@ export interface ShotRecord {
   trackMs: number;
   /** For a wrong decision: what was read and what happened. */
   wrong?: string[];
+  /** The truth's and the camera's events (t: ms from the strike, camera on the video clock minus the lead), for timing and diagnosis. */
+  events: { truth: readonly ShotEvent[]; camera: readonly ShotEvent[] };
 }
 
 export interface StreamSpec {
@@ -208,6 +210,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void): vo
       renderMs: Math.round(renderMs),
       trackMs: Math.round(trackMs),
       ...(wrong.length ? { wrong } : {}),
+      events: { truth: truthShot.events, camera: camShot.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
     });
   }
 }
