@@ -271,10 +271,14 @@ export class VisionTracker {
       // Only a ball over the sampled disc hides the skittle (balls rest right beside the spot skittles of SK7P-1).
       const covered = Object.values(at).some((p) => p && Math.hypot(p[0] - s.at[0], p[1] - s.at[1]) < this.ballRadius + s.base * 0.3 + 4);
       if (covered) continue;
-      const share = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
+      // Standing: something at its head's height above the spot and on the cloth at the spot
+      // itself (seen through the body). A fallen skittle lies beside its spot: from an oblique
+      // camera the head-height rays can land on it, the spot's own cloth shows.
+      const top = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
+      const foot = this.detector.objectShare(frame, s.at, 0, s.base * 0.2);
       const prev = this.skittleUp.get(s.id);
-      if (share > 0.5) this.skittleUp.set(s.id, prev === false ? null : true);
-      else if (share < 0.1) this.skittleUp.set(s.id, prev === undefined ? false : prev === true ? false : prev);
+      if (top > 0.5 && foot > 0.5) this.skittleUp.set(s.id, prev === false ? null : true);
+      else if (top < 0.1 || foot < 0.1) this.skittleUp.set(s.id, prev === undefined ? false : prev === true ? false : prev);
     }
   }
 

@@ -3,7 +3,6 @@ import { createMatch, must } from '../match-helpers.ts';
 import type { Match } from '../../../hub/rules/match.ts';
 import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
-import { CAROM_TABLE, PYRAMID_TABLE, skittleSpots } from '../../../hub/rules/skittles/geometry.ts';
 import { calibrate } from '../../../hub/vision/calibration.ts';
 import { VisionTracker, type TrackerMessage } from '../../../hub/vision/tracker.ts';
 import { fuseShot } from '../../../hub/camera/fusion.ts';
@@ -113,8 +112,8 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void): vo
     const cam = clip.camera;
     const cal = calibrate({ width: cam.lens.width, height: cam.lens.height, corners: cam.corners, table: { length: shot.table.length, width: shot.table.width }, k1: cam.spec.k1, fovDeg: cam.spec.hfovDeg });
     if (!cal.ok) throw new Error(cal.error);
-    const st = shot.table.length > 3000 ? PYRAMID_TABLE : CAROM_TABLE;
-    const skittles = skittleGame ? Object.entries(skittleSpots(st, shot.table.length > 3000 ? 'pyramid-seven' : 'carom-seven')).map(([id, at]) => ({ id, at: [at![0], at![1]] as [number, number], base: st.skittleBase, height: 60 })) : undefined;
+    // The game's skittle spots (all of them: the camera watches every spot of the layout).
+    const skittles = skittleGame ? planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], base: 2 * k.radius, height: 60 })) : undefined;
     const initial = Object.fromEntries(shot.start.map((b) => [b.id, [b.p[0], b.p[1]] as [number, number]]));
     const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), initial });
     const messages: TrackerMessage[] = [];
@@ -136,14 +135,16 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void): vo
     const timed = truthShot.events.filter((e) => e.t !== undefined);
     const firstT = timed[0]?.t ?? 0;
     const sensors: Shot = { events: sensorView(truthShot).events.map((e) => (e.t === undefined ? e : { ...e, t: Math.max(0, Math.round((e.t - firstT + (clockRandom() - 0.5) * 0.1) * 10) / 10) })) };
-    // Fused as the hub pairs them: the camera's t = 0 is the video's first frame; the hub maps
-    // camera time to its clock with an error of up to ±4 ms (clockToleranceMs), a contact is
-    // seen up to a frame late.
+    // Fused by hub/camera/fusion.ts: the camera's t = 0 is the video's first frame, mapped to
+    // the sensors' clock with an error of up to ±4 ms. The tracker interpolates contact times
+    // inside the frame interval (measured: mostly within ±10 ms of the truth at 30 fps), so the
+    // window is centred on the camera's time, half a frame and the clock error wide — not the
+    // "up to a frame late" window shot-pairing.ts assumes for a camera that reports frames.
     const frameMs = 1000 / fps;
     const clockTolerance = 4;
     const clockError = (clockRandom() * 2 - 1) * clockTolerance;
-    const sensorStartedAt = clip.strikeAt * 1000 + firstT; // hub time = video time
-    const fused = fuseShot(sensors, camShot, { offsetMs: 0 + clockError - sensorStartedAt - frameMs / 2, toleranceMs: frameMs / 2 + clockTolerance });
+    const sensorStartedAt = clip.strikeAt * 1000 + firstT; // the sensors' t = 0 on the video clock
+    const fused = fuseShot(sensors, camShot, { offsetMs: clockError - sensorStartedAt, toleranceMs: frameMs / 2 + clockTolerance });
     const readings: Record<Reading, Shot> = { camera: camShot, sensors, fused: fused.shot };
 
     // Truth and the engine's expected decision.
