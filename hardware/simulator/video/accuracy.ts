@@ -53,6 +53,8 @@ export interface ShotRecord {
   wrong?: string[];
   /** The truth's and the camera's events (t: ms from the strike, camera on the video clock minus the lead), for timing and diagnosis. */
   events: { truth: readonly ShotEvent[]; camera: readonly ShotEvent[] };
+  /** The camera's resting places (the truth's are in the physics). */
+  positions: Record<string, readonly [number, number]>;
 }
 
 export interface StreamSpec {
@@ -137,14 +139,16 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void): vo
     const sensors: Shot = { events: sensorView(truthShot).events.map((e) => (e.t === undefined ? e : { ...e, t: Math.max(0, Math.round((e.t - firstT + (clockRandom() - 0.5) * 0.1) * 10) / 10) })) };
     // Fused by hub/camera/fusion.ts: the camera's t = 0 is the video's first frame, mapped to
     // the sensors' clock with an error of up to ±4 ms. The tracker interpolates contact times
-    // inside the frame interval (measured: mostly within ±10 ms of the truth at 30 fps), so the
-    // window is centred on the camera's time, half a frame and the clock error wide — not the
-    // "up to a frame late" window shot-pairing.ts assumes for a camera that reports frames.
+    // inside the frame interval (measured: mostly within ±10 ms of the truth, some ±20 ms, at
+    // 30 fps), so the window is centred on the camera's time, a frame and the clock error wide
+    // either way — not the "up to a frame late" window shot-pairing.ts assumes for a camera
+    // that reports frames. Fusion's guarantee needs every camera contact within the window of
+    // its own sensor event; a wider window only links more (and agrees on less).
     const frameMs = 1000 / fps;
     const clockTolerance = 4;
     const clockError = (clockRandom() * 2 - 1) * clockTolerance;
     const sensorStartedAt = clip.strikeAt * 1000 + firstT; // the sensors' t = 0 on the video clock
-    const fused = fuseShot(sensors, camShot, { offsetMs: clockError - sensorStartedAt, toleranceMs: frameMs / 2 + clockTolerance });
+    const fused = fuseShot(sensors, camShot, { offsetMs: clockError - sensorStartedAt, toleranceMs: frameMs + clockTolerance });
     const readings: Record<Reading, Shot> = { camera: camShot, sensors, fused: fused.shot };
 
     // Truth and the engine's expected decision.
@@ -212,6 +216,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void): vo
       trackMs: Math.round(trackMs),
       ...(wrong.length ? { wrong } : {}),
       events: { truth: truthShot.events, camera: camShot.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
+      positions: camShot.positions ?? {},
     });
   }
 }
