@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { fuseShot } from '../../hub/camera/fusion.ts';
 import { READINGS, runStream, summarise, type RowSummary, type ShotRecord, type StreamSpec } from '../../hardware/simulator/video/accuracy.ts';
 
 /**
@@ -35,7 +36,7 @@ if (!isMainThread) {
   const { specs } = workerData as { specs: StreamSpec[] };
   for (const spec of specs) {
     try {
-      runStream(spec, (r) => parentPort!.postMessage(r));
+      runStream(spec, (r) => parentPort!.postMessage(r), fuseShot);
       parentPort!.postMessage({ type: 'stream', variant: spec.variant, fps: spec.fps, stream: spec.stream, attempt: spec.attempt, shots: spec.shots } satisfies StreamDone);
     } catch (e) {
       // A defect in one stream is reported and left unfinished (not counted); the others go on.

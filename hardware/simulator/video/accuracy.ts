@@ -5,7 +5,6 @@ import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
 import { calibrate } from '../../../hub/vision/calibration.ts';
 import { VisionTracker, type TrackerMessage } from '../../../hub/vision/tracker.ts';
-import { fuseShot } from '../../../hub/camera/fusion.ts';
 import { sensorView } from '../accuracy.ts';
 import { makeClip } from './clip.ts';
 import { VideoShotPlanner } from './shots.ts';
@@ -15,7 +14,7 @@ import { VideoShotPlanner } from './shots.ts';
  * played by the physics from a break: each shot rendered as an overhead camera films it,
  * tracked from the frames alone, and read three ways — the camera alone, the sensors
  * alone (the physics' sensor trace: every contact timed, no ball ids) and the two fused
- * by hub/camera/fusion.ts as the hub pairs them (shot-pairing.ts). Each reading is scored
+ * by hub/camera/fusion.ts (handed in by the bench). Each reading is scored
  * by the engine in a match of its own kept in step with the truth; one record per shot,
  * so a long run can be written as it goes, resumed and summarised (tests/bench/vision-accuracy.ts).
  */
@@ -86,8 +85,14 @@ export function signature(e: ShotEvent): string {
 
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
 
+/**
+ * Camera + sensors: hub/camera/fusion.ts's `fuseShot`, handed in by the bench (the simulator
+ * may not import the hub beyond its rules and vision; docs/architecture.md).
+ */
+export type Fuse = (sensors: Shot, camera: Shot, options: { offsetMs: number; toleranceMs: number }) => { shot: Shot };
+
 /** Runs one stream, handing each shot's record to `onShot` as soon as it is scored. */
-export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void): void {
+export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fuseShot: Fuse): void {
   const { variant, fps } = spec;
   const setup: MatchSetup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
   const random = seededRandom(streamSeed(spec.seed, variant, spec.stream));
