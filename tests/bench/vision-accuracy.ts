@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { fuseShot } from '../../hub/camera/fusion.ts';
 import { READINGS, runStream, summarise, type RowSummary, type ShotRecord, type StreamSpec } from '../../hardware/simulator/video/accuracy.ts';
 
@@ -33,8 +33,13 @@ interface StreamDone {
 }
 
 if (!isMainThread) {
-  const { specs } = workerData as { specs: StreamSpec[] };
-  for (const spec of specs) {
+  // Streams come one at a time from the main thread (a shared queue: a worker on 60 fps
+  // streams takes fewer of them), and the worker asks for the next when one is done.
+  parentPort!.on('message', (spec: StreamSpec | null) => {
+    if (spec === null) {
+      parentPort!.close();
+      return;
+    }
     try {
       runStream(spec, (r) => parentPort!.postMessage(r), fuseShot);
       parentPort!.postMessage({ type: 'stream', variant: spec.variant, fps: spec.fps, stream: spec.stream, attempt: spec.attempt, shots: spec.shots } satisfies StreamDone);
@@ -42,7 +47,7 @@ if (!isMainThread) {
       // A defect in one stream is reported and left unfinished (not counted); the others go on.
       parentPort!.postMessage({ type: 'error', stream: `${spec.variant}|${spec.fps}|${spec.stream}`, error: String((e as Error).stack ?? e) });
     }
-  }
+  });
 } else {
   await main();
 }
@@ -98,13 +103,19 @@ async function main(): Promise<void> {
       }
     };
     const n = Math.min(workers, todo.length);
+    let next = 0;
     await Promise.all(
-      Array.from({ length: n }, (_, w) =>
+      Array.from({ length: n }, () =>
         new Promise<void>((resolve, reject) => {
-          const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: { entry: import.meta.url, specs: todo.filter((_, i) => i % n === w) } });
-          worker.on('message', onMessage);
+          const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: { entry: import.meta.url } });
+          const feed = () => worker.postMessage(next < todo.length ? todo[next++]! : null);
+          worker.on('message', (x: Parameters<typeof onMessage>[0]) => {
+            onMessage(x);
+            if (x.type !== 'shot') feed();
+          });
           worker.on('error', reject);
           worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited with ${code}`))));
+          feed();
         }),
       ),
     );
