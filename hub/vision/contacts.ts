@@ -44,12 +44,24 @@ export interface ContactInput {
 }
 
 export interface ContactResult {
+  /** Contacts stated (ids may be null where the tracker is unsure which ball). */
   events: ContactEvent[];
   /** The ball the shot started with (its first departure), if seen. */
   striker: string | null;
   strikeT: number | null;
-  /** Bends nothing explains: the shot is uncertain there. */
-  unexplained: { ball: string; t: number }[];
+  /**
+   * Bends nothing explains but a contact could: another ball was within reach (or out of
+   * sight) then, or the ball was at a rail. The shot is uncertain there; `rail` names the
+   * rail when no other ball could have been the cause.
+   */
+  unexplained: { ball: string; t: number; rail?: Rail }[];
+  /**
+   * Bends no contact can explain (no ball within reach, none hidden, no rail, no skittle):
+   * a ball does not turn in open cloth, so these are measurement artifacts (an arm or cue
+   * over the ball, a partly hidden centroid). Counted, never stated as contacts: a made-up
+   * contact, even with an unknown partner, lets the engine infer a wrong fact from it.
+   */
+  artifacts: number;
 }
 
 interface Window {
@@ -150,20 +162,84 @@ export function findContacts(input: ContactInput): ContactResult {
     if (w.explained) continue;
     for (const o of input.obstacles ?? []) if (len(sub(w.pre.p, o.at)) < R + o.radius + 25 + len(w.pre.v) * dt || len(sub(w.post.p, o.at)) < R + o.radius + 25 + len(w.post.v) * dt) w.explained = true;
   }
-  // Drop duplicates of one rail hit seen in two overlapping windows.
+  // Drop duplicates of one rail hit seen in two overlapping windows, and of one ball–ball
+  // contact found twice (two balls that just met cannot meet again before one of them
+  // touches something else: reporting it twice would let the engine infer a third ball).
   events.sort((x, y) => x.t - y.t);
   const out: ContactEvent[] = [];
   for (const e of events) {
-    const dup = out.find((o) => o.kind === 'cushion' && e.kind === 'cushion' && o.rail === e.rail && o.ball === e.ball && Math.abs(o.t - e.t) < 1.5 * dt);
+    const dup = out.find(
+      (o) =>
+        (o.kind === 'cushion' && e.kind === 'cushion' && o.rail === e.rail && o.ball === e.ball && Math.abs(o.t - e.t) < 1.5 * dt) ||
+        (o.kind === 'ball' && e.kind === 'ball' && samePair(o.balls!, e.balls!) && Math.abs(o.t - e.t) < 3 * dt),
+    );
     if (!dup) out.push(e);
   }
   blurCloseCalls(out, dt);
-  return {
-    events: out,
-    striker: strike?.ball ?? null,
-    strikeT: strike ? (strike.t0 + strike.t1) / 2 : null,
-    unexplained: windows.filter((w) => !w.explained).map((w) => ({ ball: w.ball, t: (w.t0 + w.t1) / 2 })),
-  };
+  const unexplained: ContactResult['unexplained'] = [];
+  let artifacts = 0;
+  for (const w of windows) {
+    if (w.explained) continue;
+    const t = (w.t0 + w.t1) / 2;
+    // A bend a few frames from a contact this ball is stated in, with no ball in reach but
+    // that partner, is a second view of the same contact (a partly hidden or merged blob).
+    // Stated as [ball, null] beside [ball, partner], the engine would infer the third ball:
+    // two balls that just met cannot meet again with nothing between.
+    const stated = out.filter((e) => e.kind === 'ball' && e.balls!.includes(w.ball) && Math.abs(e.t - t) <= Math.max(4 * dt, 150)).flatMap((e) => e.balls!.filter((b): b is string => b !== null && b !== w.ball));
+    if (partnerPossible(w, input.tracks, R, dt, new Set(stated))) unexplained.push({ ball: w.ball, t });
+    else if (stated.length > 0) artifacts += 1;
+    else {
+      const rail = railAt(w, rails, dt);
+      if (rail) unexplained.push({ ball: w.ball, t, rail });
+      else artifacts += 1;
+    }
+  }
+  return { events: out, striker: strike?.ball ?? null, strikeT: strike ? (strike.t0 + strike.t1) / 2 : null, unexplained, artifacts };
+}
+
+const samePair = (a: readonly (string | null)[], b: readonly (string | null)[]) => (a[0] === b[0] && a[1] === b[1]) || (a[0] === b[1] && a[1] === b[0]);
+
+/**
+ * Could another ball have touched this one in its window? Yes when another ball was within
+ * two radii and a margin of it (nearest samples, a frame's travel either way) or out of
+ * sight then.
+ */
+function partnerPossible(w: Window, tracks: Map<string, TrackSample[]>, R: number, dt: number, except: ReadonlySet<string> = new Set()): boolean {
+  const own = tracks.get(w.ball) ?? [];
+  const lo = w.t0 - 2 * dt;
+  const hi = w.t1 + 2 * dt;
+  const mine = own.filter((s) => s.t >= lo && s.t <= hi && s.at).map((s) => s.at!);
+  if (mine.length === 0) mine.push(w.pre.p, w.post.p);
+  for (const [ball, samples] of tracks) {
+    if (ball === w.ball || except.has(ball)) continue;
+    const near = samples.filter((s) => s.t >= lo && s.t <= hi);
+    if (near.some((s) => !s.at) || near.length === 0) {
+      // Out of sight: a partner unless it lay still, out of reach, on both sides of the gap.
+      const before = [...samples].reverse().find((s) => s.t < lo && s.at)?.at;
+      const after = samples.find((s) => s.t > hi && s.at)?.at;
+      const reach = 2 * R + 40 + len(w.pre.v) * dt * 4;
+      const still = before && after && len(sub(before, after)) < 10;
+      if (!still || mine.some((q) => len(sub(before, q)) < reach)) return true;
+      continue;
+    }
+    for (let k = 0; k < near.length; k++) {
+      const p = near[k]!.at!;
+      const step = k > 0 ? len(sub(p, near[k - 1]!.at!)) : 0;
+      const reach = 2 * R + 20 + step + len(w.pre.v) * dt;
+      if (mine.some((q) => len(sub(p, q)) < reach)) return true;
+    }
+  }
+  return false;
+}
+
+/** The rail a window's ball was at (centre within a frame's travel and a margin of the rail's line), if any. */
+function railAt(w: Window, rails: { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[], dt: number): Rail | null {
+  const reach = 15 + Math.max(len(w.pre.v), len(w.post.v)) * dt;
+  for (const r of rails) {
+    const d = Math.min((w.pre.p[r.axis] - r.line) * r.n, (w.post.p[r.axis] - r.line) * r.n);
+    if (d < reach) return r.rail;
+  }
+  return null;
 }
 
 /**

@@ -76,6 +76,13 @@ export class VisionTracker {
   private dt = 0;
   private lastT: number | null = null;
   private skittleUp = new Map<string, boolean | null>();
+  /**
+   * Since when (ms) the same-coloured balls' identities are in doubt: two detections that
+   * could be either ball (their costs within a margin of each other). From then on their
+   * ids come out null and their resting places are left out — never a guess that could be
+   * a swap. Kept across shots: once in doubt, the doubt does not go away by itself.
+   */
+  identityDoubtSince: number | null = null;
   /** The latest frame's observation (for drawing overlays). */
   latest: FrameObservation | null = null;
   /** Every observation since the start (positions only), for overlays and tests. */
@@ -184,6 +191,28 @@ export class VisionTracker {
         });
       };
       rec(0, new Set(), [], 0);
+      if (balls.length === 2 && this.identityDoubtSince === null) {
+        // One found again after a gap, when the two could have met while it was unseen: which is which is not known.
+        balls.forEach((b, k) => {
+          const other = balls[1 - k]!;
+          if (!best.pick[k] || b.missed === 0 || !b.last || !other.last) return;
+          const gap = Math.min(t - b.lastT, 2000);
+          const reach = 2 * R + 40 + (Math.hypot(b.v[0], b.v[1]) + Math.hypot(other.v[0], other.v[1])) * gap;
+          if (Math.hypot(b.last[0] - other.last[0], b.last[1] - other.last[1]) < reach) this.identityDoubtSince = t - gap;
+        });
+      }
+      if (balls.length === 2 && best.pick[0] && best.pick[1] && this.identityDoubtSince === null) {
+        const kept = cost(balls[0]!, best.pick[0]) + cost(balls[1]!, best.pick[1]);
+        const swapped = cost(balls[0]!, best.pick[1]) + cost(balls[1]!, best.pick[0]);
+        if (Number.isFinite(swapped) && swapped - kept < R / 2 + this.pixelMm) this.identityDoubtSince = t;
+      } else if (balls.length === 2 && this.identityDoubtSince === null && balls.every((b) => b.last)) {
+        // One of the two unseen while they are close: the one seen may be either.
+        const seenOne = best.pick[0] ?? best.pick[1];
+        if (seenOne && !(best.pick[0] && best.pick[1])) {
+          const other = balls[best.pick[0] ? 1 : 0]!;
+          if (Math.hypot(seenOne.at[0] - other.last![0], seenOne.at[1] - other.last![1]) < 3 * R + Math.hypot(other.v[0], other.v[1]) * Math.min(t - other.lastT, 500)) this.identityDoubtSince = t;
+        }
+      }
       balls.forEach((b, k) => {
         const d = best.pick[k];
         if (!d) {
@@ -242,10 +271,14 @@ export class VisionTracker {
       // Only a ball over the sampled disc hides the skittle (balls rest right beside the spot skittles of SK7P-1).
       const covered = Object.values(at).some((p) => p && Math.hypot(p[0] - s.at[0], p[1] - s.at[1]) < this.ballRadius + s.base * 0.3 + 4);
       if (covered) continue;
-      const share = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
+      // Standing: something at its head's height above the spot and on the cloth at the spot
+      // itself (seen through the body). A fallen skittle lies beside its spot: from an oblique
+      // camera the head-height rays can land on it, the spot's own cloth shows.
+      const top = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
+      const foot = this.detector.objectShare(frame, s.at, 0, s.base * 0.2);
       const prev = this.skittleUp.get(s.id);
-      if (share > 0.5) this.skittleUp.set(s.id, prev === false ? null : true);
-      else if (share < 0.1) this.skittleUp.set(s.id, prev === undefined ? false : prev === true ? false : prev);
+      if (top > 0.5 && foot > 0.5) this.skittleUp.set(s.id, prev === false ? null : true);
+      else if (top < 0.1 || foot < 0.1) this.skittleUp.set(s.id, prev === undefined ? false : prev === true ? false : prev);
     }
   }
 
@@ -262,17 +295,35 @@ export class VisionTracker {
     const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
     events.push(...this.skittleEvents(tracks));
     // Something bent a path and nothing explains it: an unknown contact, so the engine asks.
-    for (const u of found.unexplained) events.push({ kind: 'ball', balls: [u.ball, null], t: Math.round(u.t) });
+    // At a rail with no other ball in reach: a rail hit whose geometry did not fit, ball unknown.
+    for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t) } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t) });
     events.sort((a, b) => a.t - b.t);
+    const doubted = this.doubtedIds();
+    const since = this.identityDoubtSince ?? Infinity;
+    const hide = (id: string | null, t: number) => (id !== null && doubted.has(id) && t >= since - 2 * this.dt ? null : id);
+    for (const e of events) {
+      if (e.kind === 'ball') {
+        // A pair of the two doubted balls is still that pair, whichever is which.
+        if (!(e.balls[0] !== null && e.balls[1] !== null && doubted.has(e.balls[0]) && doubted.has(e.balls[1]))) e.balls = [hide(e.balls[0], e.t), hide(e.balls[1], e.t)];
+      } else if (e.kind === 'cushion') e.ball = hide(e.ball, e.t);
+      else e.by = hide(e.by, e.t);
+    }
     const positions: Record<string, [number, number]> = {};
     const tail = frames.slice(-restFrames);
     for (const b of this.tracks) {
-      const clear = tail.filter((o) => !o.partial.has(b.id)).map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
-      const ps = clear.length ? clear : tail.map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
-      if (ps.length === 0) continue;
-      positions[b.id] = [round1(ps.reduce((s, p) => s + p[0], 0) / ps.length), round1(ps.reduce((s, p) => s + p[1], 0) / ps.length)];
+      if (this.identityDoubtSince !== null && doubted.has(b.id)) continue;
+      const p = restingPlace(tail.filter((o) => !o.partial.has(b.id)).map((o) => o.at[b.id]).filter((q): q is [number, number] => !!q), tail.length, this.pixelMm);
+      // Seen too seldom in the open, or not in one place: left out (the engine asks where it matters).
+      if (p) positions[b.id] = p;
     }
     return { type: 'shot', shot: { events, positions } };
+  }
+
+  /** The balls that share a colour with another (the two whites of the skittle games). */
+  private doubtedIds(): Set<string> {
+    const count = new Map<BallColour, number>();
+    for (const b of this.tracks) count.set(b.colour, (count.get(b.colour) ?? 0) + 1);
+    return new Set(this.tracks.filter((b) => count.get(b.colour)! > 1).map((b) => b.id));
   }
 
   /** A skittle seen standing before the shot and down after it; felled by the one ball that passed it. */
@@ -308,3 +359,23 @@ function closest(a: [number, number], b: [number, number], p: [number, number]):
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/**
+ * A ball's resting place from its clear sightings over the rest period: the mean of those
+ * near their median, when they are enough (a third of the frames, at least 3) and agree.
+ * Null otherwise: a ball mostly under an arm or a cue, or jumping between two places (a
+ * blob merged with something), has no place we are sure of.
+ */
+export function restingPlace(clear: readonly [number, number][], frames: number, pixelMm: number): [number, number] | null {
+  const need = Math.max(3, Math.ceil(frames / 3));
+  if (clear.length < need) return null;
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[s.length >> 1]!;
+  };
+  const m = [median(clear.map((p) => p[0])), median(clear.map((p) => p[1]))];
+  const tol = 3 + 0.5 * pixelMm;
+  const close = clear.filter((p) => Math.hypot(p[0] - m[0]!, p[1] - m[1]!) <= tol);
+  if (close.length < need || close.length < 0.8 * clear.length) return null;
+  return [round1(close.reduce((s, p) => s + p[0], 0) / close.length), round1(close.reduce((s, p) => s + p[1], 0) / close.length)];
+}

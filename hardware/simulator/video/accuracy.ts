@@ -1,39 +1,82 @@
-import type { Shot, ShotEvent } from '../../../hub/rules/events.ts';
+import type { MatchInput, MatchSetup, Shot, ShotEvent } from '../../../hub/rules/events.ts';
 import { createMatch, must } from '../match-helpers.ts';
-import { Match } from '../../../hub/rules/match.ts';
+import type { Match } from '../../../hub/rules/match.ts';
 import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
-import { CAROM_TABLE, PYRAMID_TABLE, skittleSpots } from '../../../hub/rules/skittles/geometry.ts';
 import { calibrate } from '../../../hub/vision/calibration.ts';
 import { VisionTracker, type TrackerMessage } from '../../../hub/vision/tracker.ts';
+import { sensorView } from '../accuracy.ts';
 import { makeClip } from './clip.ts';
 import { VideoShotPlanner } from './shots.ts';
 
 /**
- * Camera-alone accuracy: real matches played by the physics, each shot rendered as an
- * overhead camera films it, tracked from the frames alone, and the tracker's shot scored
- * by the engine beside the ground truth. Counts: exact event sequences, precision and
- * recall per event kind, the engine's decisions (correct / prompted / wrong) and the
- * error of the resting positions.
+ * Accuracy over rendered video (issues 15 and 16). A *stream* is a run of real match shots
+ * played by the physics from a break: each shot rendered as an overhead camera films it,
+ * tracked from the frames alone, and read three ways — the camera alone, the sensors
+ * alone (the physics' sensor trace: every contact timed, no ball ids) and the two fused
+ * by hub/camera/fusion.ts (handed in by the bench). Each reading is scored
+ * by the engine in a match of its own kept in step with the truth; one record per shot,
+ * so a long run can be written as it goes, resumed and summarised (tests/bench/vision-accuracy.ts).
  */
-export interface VisionAccuracy {
+export type Decision = 'correct' | 'prompted' | 'wrong';
+export type Reading = 'camera' | 'sensors' | 'fused';
+export const READINGS: readonly Reading[] = ['camera', 'sensors', 'fused'];
+
+export interface KindCount {
+  truth: number;
+  found: number;
+  matched: number;
+}
+
+export interface ShotRecord {
+  type: 'shot';
   variant: string;
   fps: number;
-  shots: number;
-  exact: number;
-  correct: number;
-  prompted: number;
-  wrong: number;
-  perKind: Record<string, { truth: number; found: number; matched: number }>;
+  stream: number;
+  /** Identifies one execution of the stream (a stream cut short and run again gets a new one). */
+  attempt: string;
+  index: number;
+  decisions: Record<Reading, Decision>;
+  /** The whole event sequence equals the truth's (kinds, rails, ids, order; pair order ignored). */
+  exact: Record<'camera' | 'fused', boolean>;
+  kinds: Record<'camera' | 'fused', Record<string, KindCount>>;
+  /** Facts left `null` (an event with an unknown id). */
+  nullFacts: Record<'camera' | 'fused', number>;
+  /** Rest-position errors (mm) of the balls the camera placed; balls it left out. */
   positionErrors: number[];
-  nullFacts: number;
-  wrongExamples: string[];
+  positionsOmitted: number;
   frames: number;
+  renderMs: number;
   trackMs: number;
+  /** For a wrong decision: what was read and what happened. */
+  wrong?: string[];
+  /** The truth's and the camera's events (t: ms from the strike, camera on the video clock minus the lead), for timing and diagnosis. */
+  events: { truth: readonly ShotEvent[]; camera: readonly ShotEvent[] };
+  /** The camera's resting places (the truth's are in the physics). */
+  positions: Record<string, readonly [number, number]>;
+}
+
+export interface StreamSpec {
+  variant: string;
+  fps: number;
+  stream: number;
+  shots: number;
+  /** Base seed; the stream's own seed is derived from it, the variant and the stream number (not the frame rate: 30 and 60 fps film the same shots). */
+  seed: number;
+  width: number;
+  height: number;
+  attempt: string;
+}
+
+/** A string hash (FNV-1a), to derive a stream's seed. */
+export function streamSeed(seed: number, variant: string, stream: number): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (const ch of `${variant}#${stream}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
+  return h >>> 0 || 1;
 }
 
 /** An event's identity for matching (ball pairs unordered, times ignored). */
-function signature(e: ShotEvent): string {
+export function signature(e: ShotEvent): string {
   if (e.kind === 'ball') return `ball:${[...e.balls].map((b) => b ?? '?').sort().join('+')}`;
   if (e.kind === 'cushion') return `cushion:${e.rail}:${e.ball ?? '?'}`;
   if (e.kind === 'skittle') return `skittle:${e.skittle}:${e.by ?? '?'}`;
@@ -42,101 +85,225 @@ function signature(e: ShotEvent): string {
 
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
 
-export function measureVision(variant: string, shots: number, seed: number, fps: number, size: { width: number; height: number }): VisionAccuracy {
-  const setup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
-  const acc: VisionAccuracy = { variant, fps, shots: 0, exact: 0, correct: 0, prompted: 0, wrong: 0, perKind: {}, positionErrors: [], nullFacts: 0, wrongExamples: [], frames: 0, trackMs: 0 };
-  const random = seededRandom(seed);
+/**
+ * Camera + sensors: hub/camera/fusion.ts's `fuseShot`, handed in by the bench (the simulator
+ * may not import the hub beyond its rules and vision; docs/architecture.md).
+ */
+export type Fuse = (sensors: Shot, camera: Shot, options: { offsetMs: number; toleranceMs: number }) => { shot: Shot };
+
+/** Runs one stream, handing each shot's record to `onShot` as soon as it is scored. */
+export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fuseShot: Fuse): void {
+  const { variant, fps } = spec;
+  const setup: MatchSetup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
+  const random = seededRandom(streamSeed(spec.seed, variant, spec.stream));
+  const clockRandom = seededRandom(streamSeed(spec.seed ^ 0x5eed, variant, spec.stream));
   let truth = createMatch(setup);
-  let seen = createMatch(setup);
+  let log: MatchInput[] = [];
+  const seen: Record<Reading, Match> = { camera: createMatch(setup), sensors: createMatch(setup), fused: createMatch(setup) };
   const planner = new VideoShotPlanner(variant);
   const skittleGame = variant.startsWith('skittles');
-  const kind = (k: string) => (acc.perKind[k] ??= { truth: 0, found: 0, matched: 0 });
   let isBreak = true;
-  while (acc.shots < shots) {
-    const view = truth.view();
+  for (let index = 0; index < spec.shots; index++) {
+    let view = truth.view();
+    if (view.status === 'finished' || view.status === 'drawn') {
+      truth = createMatch(setup);
+      log = [];
+      for (const r of READINGS) seen[r] = createMatch(setup);
+      isBreak = true;
+      view = truth.view();
+    }
     const shot = planner.plan(view.cueBall!, isBreak, view.instructions, random);
     isBreak = false;
-    const clip = makeClip({ ...shot, fps, width: size.width, height: size.height, seed: Math.floor(random() * 2 ** 31) });
+    const r0 = performance.now();
+    const clip = makeClip({ ...shot, fps, width: spec.width, height: spec.height, seed: Math.floor(random() * 2 ** 31) });
     const cam = clip.camera;
     const cal = calibrate({ width: cam.lens.width, height: cam.lens.height, corners: cam.corners, table: { length: shot.table.length, width: shot.table.width }, k1: cam.spec.k1, fovDeg: cam.spec.hfovDeg });
     if (!cal.ok) throw new Error(cal.error);
-    const st = shot.table.length > 3000 ? PYRAMID_TABLE : CAROM_TABLE;
-    const skittles = skittleGame ? Object.entries(skittleSpots(st, shot.table.length > 3000 ? 'pyramid-seven' : 'carom-seven')).map(([id, at]) => ({ id, at: [at![0], at![1]] as [number, number], base: st.skittleBase, height: 60 })) : undefined;
+    // The game's skittle spots (all of them: the camera watches every spot of the layout).
+    const skittles = skittleGame ? planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], base: 2 * k.radius, height: 60 })) : undefined;
     const initial = Object.fromEntries(shot.start.map((b) => [b.id, [b.p[0], b.p[1]] as [number, number]]));
     const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), initial });
     const messages: TrackerMessage[] = [];
+    let trackMs = 0;
     for (let i = 0; i < clip.frameCount; i++) {
       const frame = clip.frame(i);
       const t0 = performance.now();
       messages.push(...tracker.push(frame, Math.round((i * 1000) / fps)));
-      acc.trackMs += performance.now() - t0;
-      acc.frames += 1;
+      trackMs += performance.now() - t0;
     }
     messages.push(...tracker.finish());
+    const renderMs = performance.now() - r0 - trackMs;
     planner.rested(clip.timeline.result.balls);
     const truthShot: Shot = clip.truth.shot;
     const shotMsgs = messages.filter((m) => m.type === 'shot');
-    // One shot per video; none seen (or several) is a shot with no events and no positions.
+    // One shot per video; none seen (or several) is a shot the camera cannot tell: one unknown contact, no positions.
     const camShot: Shot = shotMsgs.length === 1 && shotMsgs[0]!.type === 'shot' ? { events: shotMsgs[0]!.shot.events as ShotEvent[], positions: shotMsgs[0]!.shot.positions } : { events: [{ kind: 'ball', balls: [view.cueBall!, null] }] };
-    acc.shots += 1;
-    // Event sequence and per-kind precision/recall.
-    const ts = truthShot.events.map(signature);
-    const cs = camShot.events.map(signature);
-    if (ts.length === cs.length && ts.every((s, i) => s === cs[i])) acc.exact += 1;
-    const pool = [...ts];
-    for (const s of ts) kind(s.split(':')[0]!).truth += 1;
-    for (const s of cs) {
-      kind(s.split(':')[0]!).found += 1;
-      if (s.includes('?')) acc.nullFacts += 1;
-      const k = pool.indexOf(s);
-      if (k >= 0) {
-        pool.splice(k, 1);
-        kind(s.split(':')[0]!).matched += 1;
-      }
+    // The sensors: every contact, times from the first one (as the segmenter cuts a shot), no ids.
+    const timed = truthShot.events.filter((e) => e.t !== undefined);
+    const firstT = timed[0]?.t ?? 0;
+    const sensors: Shot = { events: sensorView(truthShot).events.map((e) => (e.t === undefined ? e : { ...e, t: Math.max(0, Math.round((e.t - firstT + (clockRandom() - 0.5) * 0.1) * 10) / 10) })) };
+    // Fused by hub/camera/fusion.ts: the camera's t = 0 is the video's first frame, mapped to
+    // the sensors' clock with an error of up to ±4 ms. The tracker interpolates contact times
+    // inside the frame interval (measured: mostly within ±10 ms of the truth, some ±20 ms, at
+    // 30 fps), so the window is centred on the camera's time, a frame and the clock error wide
+    // either way — not the "up to a frame late" window shot-pairing.ts assumes for a camera
+    // that reports frames. Fusion's guarantee needs every camera contact within the window of
+    // its own sensor event; a wider window only links more (and agrees on less).
+    const frameMs = 1000 / fps;
+    const clockTolerance = 4;
+    const clockError = (clockRandom() * 2 - 1) * clockTolerance;
+    const sensorStartedAt = clip.strikeAt * 1000 + firstT; // the sensors' t = 0 on the video clock
+    const fused = fuseShot(sensors, camShot, { offsetMs: clockError - sensorStartedAt, toleranceMs: frameMs + clockTolerance });
+    const readings: Record<Reading, Shot> = { camera: camShot, sensors, fused: fused.shot };
+
+    // Truth and the engine's expected decision.
+    const inputs: MatchInput[] = [{ kind: 'shot', shot: truthShot }];
+    must(truth.apply(inputs[0]!));
+    const known = truth.view();
+    if (known.status === 'awaiting-referee') {
+      inputs.push({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } });
+      must(truth.apply(inputs[1]!));
     }
+    const expected = truth.view().shots.at(-1)!;
+    const decisions = {} as Record<Reading, Decision>;
+    const wrong: string[] = [];
+    for (const r of READINGS) {
+      const d = judge(seen[r], readings[r], expected);
+      decisions[r] = d.decision;
+      if (d.decision === 'wrong') wrong.push(`${r}: ${d.note} — truth ${JSON.stringify(truthShot.events)} read ${JSON.stringify(readings[r].events)}`);
+      if (!d.inStep) seen[r] = replay(setup, [...log, ...inputs]);
+    }
+    log.push(...inputs);
+
+    const ts = truthShot.events.map(signature);
+    const compare = (s: Shot) => {
+      const cs = s.events.map(signature);
+      const kinds: Record<string, KindCount> = {};
+      const kind = (k: string) => (kinds[k] ??= { truth: 0, found: 0, matched: 0 });
+      const pool = [...ts];
+      for (const x of ts) kind(x.split(':')[0]!).truth += 1;
+      let nulls = 0;
+      for (const x of cs) {
+        kind(x.split(':')[0]!).found += 1;
+        if (x.includes('?')) nulls += 1;
+        const k = pool.indexOf(x);
+        if (k >= 0) {
+          pool.splice(k, 1);
+          kind(x.split(':')[0]!).matched += 1;
+        }
+      }
+      return { exact: ts.length === cs.length && ts.every((x, i) => x === cs[i]), kinds, nulls };
+    };
+    const c = compare(camShot);
+    const f = compare(fused.shot);
+    const positionErrors: number[] = [];
+    let positionsOmitted = 0;
     for (const [id, p] of Object.entries(truthShot.positions ?? {})) {
       const q = camShot.positions?.[id];
-      if (q) acc.positionErrors.push(Math.hypot(q[0] - p[0], q[1] - p[1]));
+      if (q) positionErrors.push(Math.round(Math.hypot(q[0] - p[0], q[1] - p[1]) * 100) / 100);
+      else positionsOmitted += 1;
     }
-    // The engine's decision from the camera against the truth.
-    must(truth.apply({ kind: 'shot', shot: truthShot }));
-    const known = truth.view();
-    if (known.status === 'awaiting-referee') must(truth.apply({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } }));
-    const expected = truth.view().shots.at(-1)!;
-    const applied = seen.apply({ kind: 'shot', shot: camShot });
-    const reset = () => {
-      truth = createMatch(setup);
-      seen = createMatch(setup);
-      isBreak = true;
-    };
-    if (!applied.ok) {
-      acc.wrong += 1;
-      acc.wrongExamples.push(`refused: ${applied.error}`);
-      reset();
-      continue;
-    }
-    const sensed = seen.view();
-    if (sensed.status === 'awaiting-referee') {
-      acc.prompted += 1;
-      const option = sensed.prompt!.options.find((o) => o.points === expected.points && o.foul === expected.foul && o.turnPasses === expected.turnPasses);
-      if (!option) {
-        acc.wrong += 1;
-        if (acc.wrongExamples.length < 5) acc.wrongExamples.push(`prompt without the truth: truth ${JSON.stringify(truthShot.events)} camera ${JSON.stringify(camShot.events)}`);
-        reset();
-        continue;
-      }
-      must(seen.apply({ kind: 'referee', referee: { ruling: option.ruling, option: option.index } }));
-    } else if (outcome(sensed.shots.at(-1)!) === outcome(expected)) acc.correct += 1;
-    else {
-      acc.wrong += 1;
-      if (acc.wrongExamples.length < 5) acc.wrongExamples.push(`truth ${JSON.stringify(truthShot.events)} camera ${JSON.stringify(camShot.events)}: camera ${outcome(sensed.shots.at(-1)!)} truth ${outcome(expected)}`);
-      reset();
-      continue;
-    }
-    const after = truth.view();
-    if (after.status === 'finished' || after.status === 'drawn') reset();
+    onShot({
+      type: 'shot',
+      variant,
+      fps,
+      stream: spec.stream,
+      attempt: spec.attempt,
+      index,
+      decisions,
+      exact: { camera: c.exact, fused: f.exact },
+      kinds: { camera: c.kinds, fused: f.kinds },
+      nullFacts: { camera: c.nulls, fused: f.nulls },
+      positionErrors,
+      positionsOmitted,
+      frames: clip.frameCount,
+      renderMs: Math.round(renderMs),
+      trackMs: Math.round(trackMs),
+      ...(wrong.length ? { wrong } : {}),
+      events: { truth: truthShot.events, camera: camShot.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
+      positions: camShot.positions ?? {},
+    });
   }
-  return acc;
 }
 
+/** Scores one reading of the shot; `inStep` false when the match left the truth's path. */
+function judge(match: Match, reading: Shot, expected: ShotResult): { decision: Decision; inStep: boolean; note?: string } {
+  const applied = match.apply({ kind: 'shot', shot: reading });
+  if (!applied.ok) return { decision: 'wrong', inStep: false, note: `refused: ${applied.error}` };
+  const sensed = match.view();
+  if (sensed.status === 'awaiting-referee') {
+    const option = sensed.prompt!.options.find((o) => o.points === expected.points && o.foul === expected.foul && o.turnPasses === expected.turnPasses);
+    if (!option) return { decision: 'wrong', inStep: false, note: 'prompt without the truth among its options' };
+    must(match.apply({ kind: 'referee', referee: { ruling: option.ruling, option: option.index } }));
+    return { decision: 'prompted', inStep: true };
+  }
+  const got = sensed.shots.at(-1)!;
+  if (outcome(got) === outcome(expected)) return { decision: 'correct', inStep: true };
+  return { decision: 'wrong', inStep: false, note: `decided ${outcome(got)}, truth ${outcome(expected)}` };
+}
 
+function replay(setup: MatchSetup, inputs: readonly MatchInput[]): Match {
+  const m = createMatch(setup);
+  for (const input of inputs) must(m.apply(input));
+  return m;
+}
+
+export interface RowSummary {
+  variant: string;
+  fps: number;
+  shots: number;
+  decisions: Record<Reading, Record<Decision, number>>;
+  exact: Record<'camera' | 'fused', number>;
+  kinds: Record<'camera' | 'fused', Record<string, KindCount>>;
+  nullFacts: Record<'camera' | 'fused', number>;
+  positionMean: number;
+  positionP99: number;
+  positions: number;
+  positionsOmitted: number;
+  frames: number;
+  renderMs: number;
+  trackMs: number;
+  wrong: string[];
+}
+
+export function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
+}
+
+/** Per variant and frame rate, over the records given. */
+export function summarise(records: readonly ShotRecord[]): RowSummary[] {
+  const rows = new Map<string, { row: RowSummary; errors: number[] }>();
+  for (const r of records) {
+    const key = `${r.variant}|${r.fps}`;
+    let e = rows.get(key);
+    if (!e) {
+      const zero = () => ({ correct: 0, prompted: 0, wrong: 0 });
+      e = {
+        row: { variant: r.variant, fps: r.fps, shots: 0, decisions: { camera: zero(), sensors: zero(), fused: zero() }, exact: { camera: 0, fused: 0 }, kinds: { camera: {}, fused: {} }, nullFacts: { camera: 0, fused: 0 }, positionMean: NaN, positionP99: NaN, positions: 0, positionsOmitted: 0, frames: 0, renderMs: 0, trackMs: 0, wrong: [] },
+        errors: [],
+      };
+      rows.set(key, e);
+    }
+    const row = e.row;
+    row.shots += 1;
+    for (const k of READINGS) row.decisions[k][r.decisions[k]] += 1;
+    for (const k of ['camera', 'fused'] as const) {
+      if (r.exact[k]) row.exact[k] += 1;
+      row.nullFacts[k] += r.nullFacts[k];
+      for (const [kind, c] of Object.entries(r.kinds[k])) {
+        const t = (row.kinds[k][kind] ??= { truth: 0, found: 0, matched: 0 });
+        t.truth += c.truth;
+        t.found += c.found;
+        t.matched += c.matched;
+      }
+    }
+    e.errors.push(...r.positionErrors);
+    row.positionsOmitted += r.positionsOmitted;
+    row.frames += r.frames;
+    row.renderMs += r.renderMs;
+    row.trackMs += r.trackMs;
+    if (r.wrong) row.wrong.push(...r.wrong);
+  }
+  return [...rows.values()].map(({ row, errors }) => ({ ...row, positions: errors.length, positionMean: errors.reduce((a, b) => a + b, 0) / Math.max(1, errors.length), positionP99: quantile(errors, 0.99) }));
+}

@@ -188,7 +188,8 @@ export function makeClip(spec: ClipSpec): Clip {
       return { at: [s.at[0], s.at[1]] as Vec2, standing: !down, ...(d ? { dir: d } : {}), king: s.id === 'king', base: s.radius * 2, height: 60 };
     });
     return {
-      balls,
+      // A ball off the table (jumped a cushion) for the whole exposure is not drawn: it has no place.
+      balls: balls.filter((b) => b.path.length > 0),
       ballRadius: R,
       skittles,
       capsules,

@@ -68,7 +68,7 @@ export interface SkittleDraw {
 }
 
 export interface FrameScene {
-  /** Per ball: positions at each exposure sub-sample (one entry = no blur). */
+  /** Per ball: positions at each exposure sub-sample (one entry = no blur; none = not on the table, not drawn). */
   balls: { colour: RGB; path: Vec2[] }[];
   ballRadius: number;
   skittles: SkittleDraw[];
@@ -88,6 +88,15 @@ export class Renderer {
   private readonly centre: Vec3;
   private readonly noiseTable: Float32Array;
   private noiseSeed = 1;
+  /** The static background already through vignetting and colour conversion (before noise). */
+  private readonly bgY: Float32Array;
+  private readonly bgU: Float32Array;
+  private readonly bgV: Float32Array;
+  /** Per image row, the span [lo, hi] drawn over this frame (lo > hi: untouched), and last frame's. */
+  private dirtyLo: Int32Array;
+  private dirtyHi: Int32Array;
+  private prevLo: Int32Array;
+  private prevHi: Int32Array;
 
   constructor(readonly camera: Camera, readonly table: { length: number; width: number }, readonly style: Style, random: () => number) {
     const { width, height } = camera.lens;
@@ -122,6 +131,24 @@ export class Renderer {
         this.bg[3 * k + 2] = c[2];
       }
     }
+    const { cw, ch } = chromaSize(width, height);
+    this.bgY = new Float32Array(n);
+    this.bgU = new Float32Array(cw * ch);
+    this.bgV = new Float32Array(cw * ch);
+    for (let k = 0; k < n; k++) {
+      const g = this.vig[k]!;
+      this.bgY[k] = (0.299 * this.bg[3 * k]! + 0.587 * this.bg[3 * k + 1]! + 0.114 * this.bg[3 * k + 2]!) * g;
+    }
+    for (let j = 0; j < ch; j++) for (let i = 0; i < cw; i++) {
+      const [u, v] = this.chromaAt(this.bg, i, j);
+      this.bgU[j * cw + i] = u;
+      this.bgV[j * cw + i] = v;
+    }
+    this.dirtyLo = new Int32Array(height).fill(width);
+    this.dirtyHi = new Int32Array(height).fill(-1);
+    // The first frame restores the whole buffer (it starts as zeros).
+    this.prevLo = new Int32Array(height).fill(0);
+    this.prevHi = new Int32Array(height).fill(width - 1);
     this.noiseTable = new Float32Array(1 << 16);
     for (let i = 0; i < this.noiseTable.length; i++) this.noiseTable[i] = gauss(random) * style.noise;
     this.noiseSeed = Math.floor(random() * 65536);
@@ -154,9 +181,16 @@ export class Renderer {
 
   render(scene: FrameScene): Frame {
     const { width, height, buf, bg } = this;
-    buf.set(bg);
+    // Only what was drawn over last frame differs from the background: restore those spans.
+    for (let v = 0; v < height; v++) {
+      const lo = this.prevLo[v]!;
+      const hi = this.prevHi[v]!;
+      if (lo <= hi) buf.set(bg.subarray(3 * (v * width + lo), 3 * (v * width + hi + 1)), 3 * (v * width + lo));
+    }
+    this.dirtyLo.fill(width);
+    this.dirtyHi.fill(-1);
     for (const s of scene.shadows) this.shadow(s);
-    for (const b of scene.balls) this.ballShadow(b.path[Math.floor(b.path.length / 2)]!, scene.ballRadius);
+    for (const b of scene.balls) if (b.path.length > 0) this.ballShadow(b.path[Math.floor(b.path.length / 2)]!, scene.ballRadius);
     if (scene.chalk) this.chalk(scene.chalk);
     for (const s of scene.skittles) this.skittle(s);
     for (const b of scene.balls) this.ball(b.colour, b.path, scene.ballRadius);
@@ -183,7 +217,13 @@ export class Renderer {
     const b = Math.max(0, Math.floor(v0 - pad));
     const c = Math.min(this.width - 1, Math.ceil(u1 + pad));
     const d = Math.min(this.height - 1, Math.ceil(v1 + pad));
-    return a > c || b > d ? null : [a, b, c, d];
+    if (a > c || b > d) return null;
+    // Everything drawn goes through a box: those spans are what the frame changes.
+    for (let v = b; v <= d; v++) {
+      if (a < this.dirtyLo[v]!) this.dirtyLo[v] = a;
+      if (c > this.dirtyHi[v]!) this.dirtyHi[v] = c;
+    }
+    return [a, b, c, d];
   }
 
   private pxPerMm(at: Vec3): number {
@@ -281,12 +321,16 @@ export class Renderer {
         for (let u = box[0]; u <= box[2]; u++) {
           const k = v * this.width + u;
           // A slim body: test a few heights; the head (top) is widest seen from above.
-          for (const [z, rr] of [[s.height, r * 0.8], [s.height * 0.6, r * 0.6], [s.height * 0.3, r]] as const) {
-            const p = this.atHeight(k, z);
-            const d = Math.hypot(p[0] - s.at[0], p[1] - s.at[1]);
+          for (let level = 0; level < 3; level++) {
+            const z = level === 0 ? s.height : level === 1 ? s.height * 0.6 : s.height * 0.3;
+            const rr = level === 0 ? r * 0.8 : level === 1 ? r * 0.6 : r;
+            // Where pixel k's ray meets the plane at height z (atHeight, without allocating).
+            const C = this.centre;
+            const t = (z - C[2]) / this.dir[3 * k + 2]!;
+            const d = Math.hypot(C[0] + t * this.dir[3 * k]! - s.at[0], C[1] + t * this.dir[3 * k + 1]! - s.at[1]);
             if (d <= rr) {
               const red = s.king ? d < rr * 0.5 : d > rr * 0.55 && d < rr * 0.75;
-              this.set(k, scale(red ? BALL_RGB.red! : [238, 236, 228], light * (0.75 + 0.25 * (1 - d / rr))));
+              this.set(k, scale(red ? BALL_RGB.red! : SKITTLE_RGB, light * (0.75 + 0.25 * (1 - d / rr))));
               break;
             }
           }
@@ -389,12 +433,46 @@ export class Renderer {
         const rad = c.ra + (c.rb - c.ra) * t;
         if (dist > rad) continue;
         const col = c.split && t > c.split.at ? c.split.colour : c.colour;
-        const shade = 0.55 + 0.45 * Math.sqrt(Math.max(0, 1 - (dist / rad) ** 2));
-        this.set(k, scale(col, shade * light));
+        const f = (0.55 + 0.45 * Math.sqrt(Math.max(0, 1 - (dist / rad) ** 2))) * light;
+        this.buf[3 * k] = col[0] * f;
+        this.buf[3 * k + 1] = col[1] * f;
+        this.buf[3 * k + 2] = col[2] * f;
       }
     }
   }
 
+  /** 4:2:0 chroma (U, V before the 128 offset) of one 2×2 block of an RGB buffer, with vignetting. */
+  private readonly uv: [number, number] = [0, 0];
+
+  private chromaAt(src: Float32Array, i: number, j: number, out: [number, number] = [0, 0]): [number, number] {
+    const { width, height } = this;
+    let su = 0;
+    let sv = 0;
+    let n = 0;
+    for (let dv = 0; dv < 2; dv++) {
+      for (let du = 0; du < 2; du++) {
+        const u = 2 * i + du;
+        const v = 2 * j + dv;
+        if (u >= width || v >= height) continue;
+        const k = v * width + u;
+        const g = this.vig[k]!;
+        const r = src[3 * k]! * g;
+        const gr = src[3 * k + 1]! * g;
+        const b = src[3 * k + 2]! * g;
+        su += -0.168736 * r - 0.331264 * gr + 0.5 * b;
+        sv += 0.5 * r - 0.418688 * gr - 0.081312 * b;
+        n += 1;
+      }
+    }
+    out[0] = su / n;
+    out[1] = sv / n;
+    return out;
+  }
+
+  /**
+   * Vignetting, sensor noise and 4:2:0. Pixels nothing was drawn over this frame come from
+   * the background converted once; only the drawn spans are converted again.
+   */
   private toFrame(width: number, height: number): Frame {
     const { cw, ch } = chromaSize(width, height);
     const y = new Uint8Array(width * height);
@@ -402,47 +480,53 @@ export class Renderer {
     const vv = new Uint8Array(cw * ch);
     const buf = this.buf;
     const noise = this.noiseTable;
+    const { bgY, bgU, bgV, dirtyLo, dirtyHi } = this;
     let ni = (this.noiseSeed = (this.noiseSeed * 1103515245 + 12345) & 0xffff);
     for (let v = 0; v < height; v++) {
+      const lo = dirtyLo[v]!;
+      const hi = dirtyHi[v]!;
+      const row = v * width;
       for (let u = 0; u < width; u++) {
-        const k = v * width + u;
-        const g = this.vig[k]!;
+        const k = row + u;
         ni = (ni + 40503) & 0xffff;
-        const r = buf[3 * k]! * g;
-        const gr = buf[3 * k + 1]! * g;
-        const b = buf[3 * k + 2]! * g;
-        y[k] = clamp8(0.299 * r + 0.587 * gr + 0.114 * b + noise[ni]!);
+        let base: number;
+        if (u >= lo && u <= hi) {
+          const g = this.vig[k]!;
+          base = (0.299 * buf[3 * k]! + 0.587 * buf[3 * k + 1]! + 0.114 * buf[3 * k + 2]!) * g;
+        } else base = bgY[k]!;
+        y[k] = clamp8(base + noise[ni]!);
       }
     }
     for (let j = 0; j < ch; j++) {
+      const v0 = 2 * j;
+      const v1 = Math.min(height - 1, v0 + 1);
+      const lo = Math.min(dirtyLo[v0]!, dirtyLo[v1]!) >> 1;
+      const hi = Math.max(dirtyHi[v0]!, dirtyHi[v1]!) >> 1;
       for (let i = 0; i < cw; i++) {
-        let su = 0;
-        let sv = 0;
-        let n = 0;
-        for (let dv = 0; dv < 2; dv++) {
-          for (let du = 0; du < 2; du++) {
-            const u = 2 * i + du;
-            const v = 2 * j + dv;
-            if (u >= width || v >= height) continue;
-            const k = v * width + u;
-            const g = this.vig[k]!;
-            const r = buf[3 * k]! * g;
-            const gr = buf[3 * k + 1]! * g;
-            const b = buf[3 * k + 2]! * g;
-            su += -0.168736 * r - 0.331264 * gr + 0.5 * b;
-            sv += 0.5 * r - 0.418688 * gr - 0.081312 * b;
-            n += 1;
-          }
+        const c = j * cw + i;
+        let cu: number;
+        let cv: number;
+        if (i >= lo && i <= hi) {
+          const uv = this.chromaAt(buf, i, j, this.uv);
+          cu = uv[0];
+          cv = uv[1];
+        } else {
+          cu = bgU[c]!;
+          cv = bgV[c]!;
         }
         ni = (ni + 12289) & 0xffff;
-        uu[j * cw + i] = clamp8(128 + su / n + 0.5 * noise[ni]!);
-        vv[j * cw + i] = clamp8(128 + sv / n + 0.5 * noise[(ni + 7) & 0xffff]!);
+        uu[c] = clamp8(128 + cu + 0.5 * noise[ni]!);
+        vv[c] = clamp8(128 + cv + 0.5 * noise[(ni + 7) & 0xffff]!);
       }
     }
+    // Next frame restores these spans.
+    [this.prevLo, this.dirtyLo] = [this.dirtyLo, this.prevLo];
+    [this.prevHi, this.dirtyHi] = [this.dirtyHi, this.prevHi];
     return { width, height, y, u: uu, v: vv };
   }
 }
 
+const SKITTLE_RGB: RGB = [238, 236, 228];
 const scale = (c: RGB, f: number): RGB => [c[0] * f, c[1] * f, c[2] * f];
 const clamp8 = (x: number) => (x < 0 ? 0 : x > 255 ? 255 : (x + 0.5) | 0);
 const smooth = (x: number) => {
