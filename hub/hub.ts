@@ -7,7 +7,7 @@ import { HubEventBus } from './events.ts';
 import { CameraExtension, DEFAULT_EXTENSIONS, LeagueExtension, MetricsExtension, type Extension, type ExtensionFactory, type HubContext } from './extensions/index.ts';
 import { ExtensionRunner } from './extensions/extension.ts';
 import type { EmbeddedBroker, RefusalReason } from './mqtt/broker.ts';
-import { reachBroker } from './mqtt/reach-broker.ts';
+import { reachBroker, type ReachBrokerOptions } from './mqtt/reach-broker.ts';
 import type { InProcessClient } from './mqtt/in-process-client.ts';
 import { MqttLink, type ReplyTo } from './mqtt/link.ts';
 import { rateLimitedLog, silentLog, type LogFn } from './ops/log.ts';
@@ -29,18 +29,10 @@ import type { ProcessorSpec } from './camera/frame-processor.ts';
  */
 const SHED_ABOVE_QUEUED_ROWS = 500;
 const SHED_ABOVE_BROKER_BACKLOG = 2000;
-export interface HubOptions {
+/** The broker settings are reachBroker's (hub/mqtt/reach-broker.ts), which says what each means. */
+export interface HubOptions extends Pick<ReachBrokerOptions, 'mqttUrl' | 'mqttUsername' | 'mqttPassword' | 'allowOpenBroker' | 'mqttHost' | 'mqttPort' | 'mqttWsPort'> {
   config: HubConfig;
   dataDir: string;
-  /** External broker URL (MQTT_URL); when absent the embedded broker runs. */
-  mqttUrl?: string;
-  mqttUsername?: string;
-  mqttPassword?: string;
-  /** Start on an external broker that lets anonymous clients publish on the hub's topics (else refused). */
-  allowOpenBroker?: boolean;
-  mqttHost?: string;
-  mqttPort?: number;
-  mqttWsPort?: number | null;
   /** Builds each table's sensor source; injected so tests and the simulator can plug in. */
   sourceFor: (table: TableConfig) => SensorSource;
   clock?: HubClock;

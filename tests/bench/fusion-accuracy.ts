@@ -1,5 +1,5 @@
 import { fuseShot } from '../../hub/camera/fusion.ts';
-import { createMatch, must } from '../../hardware/simulator/match-helpers.ts';
+import { createMatch, must, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
 import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
 import { Match } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
@@ -75,13 +75,7 @@ export function measureFusion(variant: string, shots: number, seed: number, came
     }
     const figure = (view as MatchView & { figure?: { sequence: string[] } }).figure?.sequence;
     const { shot } = physics.plan({ variant, cueBall: view.cueBall!, isBreak: view.shots.length === 0, random, table: { length: 2840, width: 1420 }, instructions: view.instructions, ...(figure ? { figure } : {}) });
-    const inputs: MatchInput[] = [{ kind: 'shot', shot }];
-    must(truth.apply(inputs[0]!));
-    const known = truth.view();
-    if (known.status === 'awaiting-referee') {
-      inputs.push({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } });
-      must(truth.apply(inputs[1]!));
-    }
+    const inputs = playTruth(truth, shot);
     const expected = truth.view().shots.at(-1)!;
     const readings: Shot[] = [];
     cameras.forEach((c, k) => {
@@ -140,10 +134,5 @@ function note(count: ReadingCount, example: string): void {
   if (count.wrongExamples.length < 3) count.wrongExamples.push(example);
 }
 
-function replay(setup: MatchSetup, inputs: readonly MatchInput[]): Match {
-  const m = createMatch(setup);
-  for (const input of inputs) must(m.apply(input));
-  return m;
-}
 
 

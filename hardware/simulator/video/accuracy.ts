@@ -1,5 +1,5 @@
 import type { MatchInput, MatchSetup, Shot, ShotEvent } from '../../../hub/rules/events.ts';
-import { createMatch, must } from '../match-helpers.ts';
+import { createMatch, must, playTruth, replay } from '../match-helpers.ts';
 import type { Match } from '../../../hub/rules/match.ts';
 import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
@@ -157,13 +157,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     const readings: Record<Reading, Shot> = { camera: camShot, sensors, fused: fused.shot };
 
     // Truth and the engine's expected decision.
-    const inputs: MatchInput[] = [{ kind: 'shot', shot: truthShot }];
-    must(truth.apply(inputs[0]!));
-    const known = truth.view();
-    if (known.status === 'awaiting-referee') {
-      inputs.push({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } });
-      must(truth.apply(inputs[1]!));
-    }
+    const inputs = playTruth(truth, truthShot);
     const expected = truth.view().shots.at(-1)!;
     const decisions = {} as Record<Reading, Decision>;
     const wrong: string[] = [];
@@ -242,11 +236,6 @@ function judge(match: Match, reading: Shot, expected: ShotResult): { decision: D
   return { decision: 'wrong', inStep: false, note: `decided ${outcome(got)}, truth ${outcome(expected)}` };
 }
 
-function replay(setup: MatchSetup, inputs: readonly MatchInput[]): Match {
-  const m = createMatch(setup);
-  for (const input of inputs) must(m.apply(input));
-  return m;
-}
 
 export interface RowSummary {
   variant: string;
