@@ -76,11 +76,13 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     await page.fill('input[name=broker]', hub.mqttWsUrl!);
     await page.fill('input[name=username]', 'tracker-t1');
     await page.fill('input[name=password]', 'tracker-secret');
+    const t0Click = Date.now();
     await page.click('button[type=submit]');
     const table = hub.tables.get('t1')!;
     const deadline = Date.now() + 60_000;
     while (table.counters.shots < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const status = await page.textContent('#tracker-status');
+    console.log('DBG frames', await page.textContent('#tracker-frames'), 'ms', await page.textContent('#tracker-ms'), 'clip frames', clip.frameCount, 'shot ms', Date.now() - t0Click);
     expect(errors).toEqual([]);
     expect(status).toMatch(/^Tracking/);
     expect(table.counters.shots).toBe(1);

@@ -42,7 +42,7 @@ export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
   </form>
   <p id="tracker-status" class="muted" role="status">Not started.</p>
   <video id="tracker-video" playsinline muted autoplay></video>
-  <dl id="tracker-stats"><dt>Frames</dt><dd id="tracker-frames">0</dd><dt>Messages</dt><dd id="tracker-messages">0</dd></dl>
+  <dl id="tracker-stats"><dt>Frames</dt><dd id="tracker-frames">0</dd><dt>Messages</dt><dd id="tracker-messages">0</dd><dt>ms per frame</dt><dd id="tracker-ms">–</dd></dl>
 </main>`;
     return c.html(layout({ title: `Tracker · table ${table}`, body, scripts: ['tracker.js'], nav: false }));
   });

@@ -12,6 +12,7 @@ import { byId, one } from './common.js';
  * @typedef {typeof import('../../hub/vision/tracker.ts')} TrackerModule
  * @typedef {typeof import('../../hub/vision/calibration.ts')} CalibrationModule
  * @typedef {typeof import('../../hub/vision/frame.ts')} FrameModule
+ * @typedef {new (init: { track: MediaStreamTrack }) => { readable: ReadableStream<VideoFrame> }} MediaStreamTrackProcessorCtor Chromium's (not in every browser, nor in TypeScript's DOM library)
  */
 
 /** hub/vision/ as browser modules (web/routes/vision.ts). */
@@ -90,15 +91,24 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
   if (!ctx) throw new Error('this browser cannot read video frames (no 2D canvas)');
-  const start = performance.now();
+  let start = -1;
   let frames = 0;
   let messages = 0;
   let strikeT = 0;
+  let busyMs = 0;
+  /** Publishing runs behind the frames, in order, so a slow broker does not stall the camera. */
+  let sending = Promise.resolve();
   say(`Tracking table ${table} at ${width}×${height}.`);
   root.dataset.running = 'true';
-  const tick = async () => {
-    ctx.drawImage(video, 0, 0, width, height);
-    const t = performance.now() - start;
+  /**
+   * @param {number} at the frame's capture time (ms, any origin)
+   * @param {CanvasImageSource} image the frame
+   */
+  const onFrame = (at, image) => {
+    if (start < 0) start = at;
+    const t = at - start;
+    const began = performance.now();
+    ctx.drawImage(image, 0, 0, width, height);
     const frame = frameFromRgb(width, height, ctx.getImageData(0, 0, width, height).data, 4);
     frames += 1;
     const found = tracker.push(frame, t);
@@ -106,17 +116,53 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
     for (const m of found) {
       if (m.type === 'strike') strikeT = t;
       // The detector counts event times on the frames' clock; the hub counts them from the strike (CONTRACT §1.2).
-      const out = m.type === 'shot' ? { ...m, shot: { ...m.shot, events: m.shot.events.map((e) => (typeof e.t === 'number' ? { ...e, t: Math.max(0, Math.round(e.t - strikeT)) } : e)) } } : m;
-      await client.publishAsync(topic, JSON.stringify(out), { qos: 1 });
-      messages += 1;
+      const out = m.type === 'shot' ? { ...m, shot: { ...m.shot, events: m.shot.events.map((e) => ({ ...e, t: Math.max(0, Math.round(e.t - strikeT)) })) } } : m;
+      sending = sending
+        .then(() => client.publishAsync(topic, JSON.stringify(out), { qos: 1 }))
+        .then(() => {
+          byId('tracker-messages').textContent = String(++messages);
+        })
+        .catch((e) => {
+          say(`Error: ${e instanceof Error ? e.message : String(e)}`);
+        });
     }
+    busyMs += performance.now() - began;
     byId('tracker-frames').textContent = String(frames);
-    byId('tracker-messages').textContent = String(messages);
+    byId('tracker-ms').textContent = (busyMs / frames).toFixed(1);
   };
-  let busy = false;
-  setInterval(() => {
-    if (busy) return; // a slow detector skips frames rather than queueing them
-    busy = true;
-    tick().catch((e) => say(`Error: ${e.message}`)).finally(() => (busy = false));
-  }, 1000 / fps);
+  // Each frame the camera delivers, stamped with its capture time (the tracker's speeds and the events' times come from
+  // these stamps). Where the browser hands out the camera's frames themselves (MediaStreamTrackProcessor), every one;
+  // else each frame the video element shows (requestVideoFrameCallback); else a timer.
+  /** @type {MediaStreamTrackProcessorCtor | undefined} */
+  const Processor = /** @type {any} */ (globalThis).MediaStreamTrackProcessor;
+  const track = stream.getVideoTracks()[0];
+  /** @param {unknown} e */
+  const fail = (e) => say(`Error: ${e instanceof Error ? e.message : String(e)}`);
+  if (Processor && track) {
+    const reader = new Processor({ track }).readable.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done || !value) break;
+      try {
+        onFrame(value.timestamp / 1000, value);
+      } catch (e) {
+        fail(e);
+      } finally {
+        value.close();
+      }
+    }
+  } else if ('requestVideoFrameCallback' in video) {
+    /** @type {VideoFrameRequestCallback} */
+    const next = (now, meta) => {
+      try {
+        onFrame(meta.captureTime ?? meta.expectedDisplayTime ?? now, video);
+      } catch (e) {
+        fail(e);
+      }
+      video.requestVideoFrameCallback(next);
+    };
+    video.requestVideoFrameCallback(next);
+  } else {
+    setInterval(() => onFrame(performance.now(), video), 1000 / fps);
+  }
 }
