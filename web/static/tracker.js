@@ -96,6 +96,7 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   let messages = 0;
   let strikeT = 0;
   let busyMs = 0;
+  const period = 1000 / (stream.getVideoTracks()[0]?.getSettings().frameRate || fps);
   /** Publishing runs behind the frames, in order, so a slow broker does not stall the camera. */
   let sending = Promise.resolve();
   say(`Tracking table ${table} at ${width}×${height}.`);
@@ -106,7 +107,9 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
    */
   const onFrame = (at, image) => {
     if (start < 0) start = at;
-    const t = at - start;
+    // On the camera's frame grid: a camera exposes at a steady rate and its stamps jitter with the load of the
+    // device that receives them; the tracker's speeds want the exposure times (a dropped frame stays a gap).
+    const t = Math.round((at - start) / period) * period;
     const began = performance.now();
     ctx.drawImage(image, 0, 0, width, height);
     const frame = frameFromRgb(width, height, ctx.getImageData(0, 0, width, height).data, 4);
