@@ -66,7 +66,7 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   } catch {
     throw new Error(`no detector at ${VISION}`);
   }
-  const [{ VisionTracker }, { calibrate, parseCorners }, { frameFromRgb }] = vision;
+  const [{ VisionTracker }, { calibrate, parseCorners }, { frameFromRgb, frameFromI420 }] = vision;
   const corners = parseCorners(cornersText);
   if (!corners.ok) throw new Error(`corners: ${corners.error}`);
   say('Connecting to the broker…');
@@ -104,15 +104,19 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   /**
    * @param {number} at the frame's capture time (ms, any origin)
    * @param {CanvasImageSource} image the frame
+   * @param {import('../../hub/vision/frame.ts').Frame} [yuv] the frame as the camera gave it, when the browser hands that out
    */
-  const onFrame = (at, image) => {
+  const onFrame = (at, image, yuv) => {
     if (start < 0) start = at;
     // On the camera's frame grid: a camera exposes at a steady rate and its stamps jitter with the load of the
     // device that receives them; the tracker's speeds want the exposure times (a dropped frame stays a gap).
     const t = Math.round((at - start) / period) * period;
     const began = performance.now();
-    ctx.drawImage(image, 0, 0, width, height);
-    const frame = frameFromRgb(width, height, ctx.getImageData(0, 0, width, height).data, 4);
+    let frame = yuv;
+    if (!frame) {
+      ctx.drawImage(image, 0, 0, width, height);
+      frame = frameFromRgb(width, height, ctx.getImageData(0, 0, width, height).data, 4);
+    }
     frames += 1;
     const found = tracker.push(frame, t);
     tracker.trail.length = 0; // a live camera runs for hours: the whole-video trail (for overlays of files) is not kept
@@ -139,6 +143,35 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   /** @type {MediaStreamTrackProcessorCtor | undefined} */
   const Processor = /** @type {any} */ (globalThis).MediaStreamTrackProcessor;
   const track = stream.getVideoTracks()[0];
+  /**
+   * The camera's own YUV 4:2:0 (I420 or NV12), as the hub's detector reads it, with no round trip through RGB (whose
+   * range and matrix are the browser's choice); null for another layout (then the canvas's RGB).
+   * @param {VideoFrame} vf
+   */
+  const planes = async (vf) => {
+    if (vf.format !== 'I420' && vf.format !== 'NV12') return undefined;
+    const rect = { x: 0, y: 0, width, height };
+    const buf = new Uint8Array(vf.allocationSize({ rect }));
+    const layout = await vf.copyTo(buf, { rect });
+    const cw = width >> 1, ch = height >> 1;
+    const out = new Uint8Array(width * height + 2 * cw * ch);
+    const [yl, ul, vl] = layout;
+    if (!yl || !ul) return undefined;
+    for (let r = 0; r < height; r++) out.set(buf.subarray(yl.offset + r * yl.stride, yl.offset + r * yl.stride + width), r * width);
+    const u0 = width * height, v0 = u0 + cw * ch;
+    for (let r = 0; r < ch; r++) {
+      if (vf.format === 'I420' && vl) {
+        out.set(buf.subarray(ul.offset + r * ul.stride, ul.offset + r * ul.stride + cw), u0 + r * cw);
+        out.set(buf.subarray(vl.offset + r * vl.stride, vl.offset + r * vl.stride + cw), v0 + r * cw);
+      } else {
+        for (let c = 0; c < cw; c++) {
+          out[u0 + r * cw + c] = buf[ul.offset + r * ul.stride + 2 * c] ?? 128;
+          out[v0 + r * cw + c] = buf[ul.offset + r * ul.stride + 2 * c + 1] ?? 128;
+        }
+      }
+    }
+    return frameFromI420(width, height, out);
+  };
   /** @param {unknown} e */
   const fail = (e) => say(`Error: ${e instanceof Error ? e.message : String(e)}`);
   if (Processor && track) {
@@ -147,7 +180,7 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
       const { value, done } = await reader.read();
       if (done || !value) break;
       try {
-        onFrame(value.timestamp / 1000, value);
+        onFrame(value.timestamp / 1000, value, await planes(value));
       } catch (e) {
         fail(e);
       } finally {
