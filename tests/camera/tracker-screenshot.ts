@@ -45,8 +45,8 @@ try {
   const page = await browser.newPage({ viewport: { width: 760, height: 700 } });
   await page.goto(`${base}/tracker/north-1`);
   await page.fill('input[name=corners]', clip.camera.corners.map((c) => `${c[0].toFixed(1)},${c[1].toFixed(1)}`).join(' '));
-  await page.fill('input[name=k1]', String(clip.camera.spec.k1));
-  await page.fill('input[name=fov]', String(clip.camera.spec.hfovDeg));
+  await page.fill('input[name=k1]', clip.camera.spec.k1.toFixed(4));
+  await page.fill('input[name=fov]', clip.camera.spec.hfovDeg.toFixed(1));
   await page.fill('input[name=broker]', hub.mqttWsUrl!);
   await page.fill('input[name=username]', 'tracker-north-1');
   await page.fill('input[name=password]', 'tracker-secret');

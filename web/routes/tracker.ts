@@ -34,7 +34,7 @@ export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
     <label>Broker (WebSocket) <input name="broker" required></label>
     <label>Tracker user <input name="username" required autocomplete="username"></label>
     <label>Password <input name="password" type="password" required autocomplete="current-password"></label>
-    <label>Corners (px: x,y ×4, round the cushion noses) <input name="corners" required placeholder="101,82 699,80 712,371 88,374"></label>
+    <label>Corners (x,y ×4, px) <input name="corners" required placeholder="101,82 699,80 712,371 88,374"></label>
     <label>Lens k1 <input name="k1" type="number" step="any" value="0"></label>
     <label>Field of view (°) <input name="fov" type="number" step="any" min="1" max="179" value="70"></label>
     <label>Frames per second <input name="fps" type="number" min="1" max="60" value="30"></label>
