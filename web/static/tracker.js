@@ -1,7 +1,7 @@
 // @ts-check
 // /tracker/:table (issue 16): the device camera → the detector → tracker messages over
-// MQTT-over-WebSocket. The detector is a module exporting createFrameProcessor (the same
-// FrameProcessor as the hub's camera worker: hub/camera/frame-processor.ts).
+// MQTT-over-WebSocket. The detector is the hub's own (hub/vision/: VisionTracker, as the hub's
+// camera worker runs it through hub/camera/vision-processor.ts), loaded as browser modules.
 import { byId, one } from './common.js';
 
 /**
