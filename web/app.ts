@@ -12,6 +12,7 @@ import { trackerRoutes } from './routes/tracker.ts';
 import { calibrationRoutes } from './routes/calibration.ts';
 import { security } from './security.ts';
 import { staticRoutes } from './routes/static.ts';
+import { visionRoutes } from './routes/vision.ts';
 
 export type { AppDeps } from './routes/common.ts';
 export { SESSION_COOKIE } from './routes/common.ts';
@@ -25,6 +26,7 @@ export function buildApp(d: AppDeps): Hono<Env> {
   liveRoutes(app, d);
   pageRoutes(app, d);
   staticRoutes(app);
+  visionRoutes(app);
   leagueRoutes(app, d);
   clipRoutes(app, d);
   trackerRoutes(app, d);

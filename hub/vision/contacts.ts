@@ -339,6 +339,7 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
     if (k < n && run.length >= 4) run.pop();
     if (startsAfterGap && run.length >= 4) run.shift();
     const p = run.map((s) => s.at!);
+    const ts = run.map((s) => s.t);
     // Across a gap: compare the lines on either side.
     if (prevRun && prevRun.length >= 2 && run.length >= 2) {
       const a1 = prevRun[prevRun.length - 2]!;
@@ -382,12 +383,12 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
     // Bends: runs of large second differences.
     let j = 1;
     while (j < run.length - 1) {
-      if (!bend(p, j, dt, floor)) {
+      if (!bend(p, ts, j, dt, floor)) {
         j++;
         continue;
       }
       const a = j;
-      while (j + 1 < run.length - 1 && bend(p, j + 1, dt, floor)) j++;
+      while (j + 1 < run.length - 1 && bend(p, ts, j + 1, dt, floor)) j++;
       const b = j;
       j++;
       if (a < 1 || b + 1 >= run.length) continue;
@@ -410,11 +411,17 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
 
 const scaleV = (a: [number, number], s: number): [number, number] => [a[0] * s, a[1] * s];
 
-/** A bend at sample j: the change of velocity is more than friction and measurement noise give. */
-function bend(p: readonly [number, number][], j: number, dt: number, floor: number): boolean {
-  const a = [p[j + 1]![0] - 2 * p[j]![0] + p[j - 1]![0], p[j + 1]![1] - 2 * p[j]![1] + p[j - 1]![1]];
-  const v = len(sub(p[j + 1]!, p[j - 1]!)) / 2;
-  // Sliding friction changes the velocity by μg·dt² ≈ 2.2 mm per frame² at 30 fps.
-  const friction = 0.0025 * dt * dt;
+/**
+ * A bend at sample j: the change of velocity is more than friction and measurement noise give.
+ * Velocities per ms on either side, scaled to a frame of `dt`, so a dropped frame (a live camera
+ * skips some) is a longer step, not a bend.
+ */
+function bend(p: readonly [number, number][], ts: readonly number[], j: number, dt: number, floor: number): boolean {
+  const before = (ts[j]! - ts[j - 1]!) / dt;
+  const after = (ts[j + 1]! - ts[j]!) / dt;
+  const a = [(p[j + 1]![0] - p[j]![0]) / after - (p[j]![0] - p[j - 1]![0]) / before, (p[j + 1]![1] - p[j]![1]) / after - (p[j]![1] - p[j - 1]![1]) / before];
+  const v = len(sub(p[j + 1]!, p[j - 1]!)) / (before + after);
+  // Sliding friction changes the velocity by μg·dt² ≈ 2.2 mm per frame² at 30 fps (more across a longer step).
+  const friction = 0.0025 * dt * dt * Math.max(1, (before + after) / 2);
   return len(a) > floor + friction + 0.06 * v;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -76,6 +76,23 @@ describe('layers and cycles (docs/architecture.md)', () => {
     const names = importedFiles.map((i) => i.fileName);
     expect(names.length).toBeGreaterThan(3);
     expect(names.filter((n) => n.startsWith('node:') || !n.startsWith('./') || /transport|bridge\.ts/.test(n))).toEqual([]);
+  });
+
+  it('hub/vision imports nothing Node and no package: the tracker page loads it in the browser as it is (issue 16)', () => {
+    const dir = join(ROOT, 'hub/vision');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files).toContain('tracker.ts');
+    const outside = files.flatMap((f) =>
+      ts
+        .preProcessFile(readFileSync(join(dir, f), 'utf8'), true, true)
+        .importedFiles.map((i) => i.fileName)
+        .filter((n) => !/^\.\/[a-z0-9-]+\.ts$/.test(n))
+        .map((n) => `${f} → ${n}`),
+    );
+    expect(outside).toEqual([]);
+    // Nor Node's globals (Buffer, process, require, __dirname): the browser has none of them.
+    const globals = files.filter((f) => /\b(Buffer|process|require|__dirname|__filename)\b\s*[.(]/.test(readFileSync(join(dir, f), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')));
+    expect(globals).toEqual([]);
   });
 
   it('the checks catch what they are for (a cycle and an upward import, named by file)', () => {

@@ -1,8 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClip, type Clip } from '../../hardware/simulator/video/clip.ts';
+import { writeClipY4m } from '../../hardware/simulator/video/io.ts';
+import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
+import { seededRandom } from '../../hub/rules/random.ts';
 import { parseConfig } from '../../hub/config/load.ts';
 import { Hub } from '../../hub/hub.ts';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
@@ -11,33 +15,15 @@ import { createWebPanel, hashPassword, type WebPanel } from '../../web/index.ts'
 import { componentMissing, executableExists } from '../support/components.ts';
 
 /**
- * `/tracker/:table` in headless Chromium with a fake camera fed from a .y4m file (issue 16):
- * frames are captured and converted, a detector (a stub served for this test only — the real
- * one is issue 15's) yields tracker messages, and the page publishes them over
- * MQTT-over-WebSocket as a tracker user; the hub scores the shot with no prompt.
+ * `/tracker/:table` in headless Chromium with a fake camera fed a rendered physics shot
+ * (.y4m, issue 16): the page runs the hub's own detector (hub/vision/, served as browser
+ * modules), publishes its tracker messages over MQTT-over-WebSocket as a tracker user, and
+ * the hub scores the shot with no prompt, with the events the physics made.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const skip = componentMissing('Debian chromium at /usr/bin/chromium', executableExists(CHROMIUM));
 
-// A stand-in detector in the browser: strike at frame 5, a scoring three-cushion shot at frame 15, rest.
-const STUB_PROCESSOR = `
-export function createFrameProcessor({ width, height }) {
-  let n = 0;
-  return { push(frame) {
-    if (frame.width !== width || frame.height !== height || frame.data.length !== width * height * 1.5) throw new Error('bad frame');
-    const k = n++;
-    if (k === 5) return [{ type: 'strike' }];
-    if (k !== 15) return [];
-    const t0 = frame.t - 300; // after the strike (frame 5): ten frames are ≥ 330 ms
-    return [{ type: 'shot', shot: { events: [
-      { kind: 'ball', balls: ['white', 'red'], t: t0 + 50 },
-      { kind: 'cushion', rail: 'foot', ball: 'white', t: t0 + 120 },
-      { kind: 'cushion', rail: 'left', ball: 'white', t: t0 + 200 },
-      { kind: 'cushion', rail: 'head', ball: 'white', t: t0 + 280 },
-      { kind: 'ball', balls: ['white', 'yellow'], t: t0 + 350 },
-    ], positions: { white: [700, 400], yellow: [760, 420], red: [2000, 900] } } }, { type: 'rest' }];
-  } };
-}`;
+const sig = (e: { kind: string; balls?: readonly (string | null)[]; rail?: string; ball?: string | null }) => (e.kind === 'ball' ? `ball:${e.balls!.map((b) => b ?? '?').sort().join('+')}` : `${e.kind}:${e.rail}:${e.ball ?? '?'}`);
 
 describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issue 16)', () => {
   let hub: Hub;
@@ -45,13 +31,15 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
   let browser: Browser;
   let base = '';
   const dir = mkdtempSync(join(tmpdir(), 'tracker-page-'));
+  let clip: Clip;
+  let corners = '';
 
   beforeAll(async () => {
     const parsed = parseConfig(
       JSON.stringify({
         hub: { id: 'club' },
         broker: { users: [{ username: 'tracker-t1', passwordHash: hashPasswordSync('tracker-secret'), publish: ['billiards/tables/t1/tracker'], subscribe: [] }] },
-        tables: [{ id: 't1', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 5 } }],
+        tables: [{ id: 't1', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 10 } }],
       }),
     );
     if (!parsed.ok) throw new Error(parsed.error);
@@ -59,14 +47,17 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     await hub.start();
     panel = createWebPanel({ mqtt: hub.panelMqtt('web-tracker-test'), port: 0, venue: { username: 'referee', passwordHash: await hashPassword('x-unused-x', { N: 1024 }) } });
     base = (await panel.start()).url;
+    // A carom shot as the table's camera sees it; the aiming before the strike is long enough for the page to be tracking by then.
+    const planned = new VideoShotPlanner('carom').plan('white', true, [], seededRandom(3));
+    clip = makeClip({ ...planned, fps: 30, width: 800, height: 450, seed: 3, lead: 1.5, tail: 3 });
     const y4m = join(dir, 'camera.y4m');
-    const frame = Buffer.alloc(320 * 240 * 1.5, 128);
-    writeFileSync(y4m, Buffer.concat([Buffer.from('YUV4MPEG2 W320 H240 F30:1 Ip A1:1 C420jpeg\n'), ...Array.from({ length: 30 }, () => Buffer.concat([Buffer.from('FRAME\n'), frame]))]));
+    writeClipY4m(clip, y4m);
+    corners = clip.camera.corners.map((c) => `${c[0].toFixed(1)},${c[1].toFixed(1)}`).join(' ');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`],
     });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -74,39 +65,47 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     await hub?.stop();
   });
 
-  it('captures frames, publishes the detector’s messages as the tracker user, and the hub scores the shot with no prompt', async () => {
+  it('runs the real detector on the camera, publishes as the tracker user, and the hub scores the physics’ shot with no prompt', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.route('**/static/tracker-processor.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: STUB_PROCESSOR }));
     await page.goto(`${base}/tracker/t1`);
+    await page.fill('input[name=corners]', corners);
+    await page.fill('input[name=k1]', String(clip.camera.spec.k1));
+    await page.fill('input[name=fov]', String(clip.camera.spec.hfovDeg));
     await page.fill('input[name=broker]', hub.mqttWsUrl!);
     await page.fill('input[name=username]', 'tracker-t1');
     await page.fill('input[name=password]', 'tracker-secret');
     await page.click('button[type=submit]');
-    await page.waitForFunction(() => Number(document.getElementById('tracker-messages')?.textContent) >= 3, null, { timeout: 15_000 });
-    expect(errors).toEqual([]);
-    expect(Number(await page.textContent('#tracker-frames'))).toBeGreaterThanOrEqual(16);
     const table = hub.tables.get('t1')!;
-    const deadline = Date.now() + 5000;
-    while (table.counters.shots < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const deadline = Date.now() + 60_000;
+    while (table.counters.shots < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const status = await page.textContent('#tracker-status');
+    expect(errors).toEqual([]);
+    expect(status).toMatch(/^Tracking table t1 at 800×450/);
+    expect(Number(await page.textContent('#tracker-frames'))).toBeGreaterThan(60);
+    expect(table.counters.shots).toBe(1);
     const state = table.state();
+    expect(state.prompt).toBeNull();
     expect(state.status).toBe('playing');
-    expect(state.players[0]).toMatchObject({ name: 'Ana', score: 1 });
     const log = table.exportLog();
-    // Event times as the hub takes them: from the strike (the page rebases the detector's frame clock), spacing kept.
-    const shot = JSON.parse((log.ok ? log.value : '').split('\n')[1]!).shot as { events: { t: number }[] };
+    const shotLine = (log.ok ? log.value : '').split('\n').find((l) => l.startsWith('{"shot"'))!;
+    const shot = JSON.parse(shotLine).shot as { events: { kind: string; t: number }[] };
+    // The events the physics made, by ids and kinds, in order (the camera sees them at its frame rate).
+    expect(shot.events.map(sig)).toEqual(clip.truth.shot.events.map(sig));
+    // Event times as the hub takes them: from the strike (the page rebases the detector's frame clock).
     const ts = shot.events.map((e) => e.t);
-    expect(ts.slice(1).map((t, i) => t - ts[i]!)).toEqual([70, 80, 80, 70]);
     expect(ts[0]).toBeGreaterThanOrEqual(0);
-    expect(ts[0]).toBeLessThan(400);
+    expect(ts.every((t, i) => i === 0 || t >= ts[i - 1]!)).toBe(true);
+    const partners = new Set(clip.truth.shot.events.flatMap((e) => (e.kind === 'ball' && e.balls.includes('white') ? e.balls.filter((b) => b !== 'white') : [])));
+    expect(state.players[0]!.score).toBe(partners.has('yellow') && partners.has('red') ? 1 : 0);
     await page.screenshot({ path: join(tmpdir(), 'tracker-page.png') });
-  });
+  }, 90_000);
 
   it('a wrong tracker password is refused and says so on the page', async () => {
     const page = await browser.newPage();
-    await page.route('**/static/tracker-processor.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: STUB_PROCESSOR }));
     await page.goto(`${base}/tracker/t1`);
+    await page.fill('input[name=corners]', corners);
     await page.fill('input[name=broker]', hub.mqttWsUrl!);
     await page.fill('input[name=password]', 'wrong');
     await page.click('button[type=submit]');

@@ -17,8 +17,8 @@ import { REPO_ROOT } from '../support/paths.ts';
 /**
  * `npx tsx tests/camera/tracker-screenshot.ts`: the README's picture of `/tracker/:table`
  * (docs/img/tracker-page.jpg). Headless Debian Chromium with its fake camera fed a rendered
- * carom shot (.y4m), the page publishing as a tracker user to a real hub. The detector in
- * the page is a stand-in that counts frames (no browser build of hub/vision yet).
+ * carom shot (.y4m), the page running the hub's own detector (hub/vision/ as browser
+ * modules) and publishing as a tracker user to a real hub.
  */
 const dir = mkdtempSync(join(tmpdir(), 'tracker-shot-'));
 const planner = new VideoShotPlanner('carom');
@@ -43,8 +43,10 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: 760, height: 700 } });
-  await page.route('**/static/tracker-processor.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'export function createFrameProcessor() { let n = 0; return { push() { return ++n === 5 ? [{ type: "strike" }] : []; } }; }' }));
   await page.goto(`${base}/tracker/north-1`);
+  await page.fill('input[name=corners]', clip.camera.corners.map((c) => `${c[0].toFixed(1)},${c[1].toFixed(1)}`).join(' '));
+  await page.fill('input[name=k1]', clip.camera.spec.k1.toFixed(4));
+  await page.fill('input[name=fov]', clip.camera.spec.hfovDeg.toFixed(1));
   await page.fill('input[name=broker]', hub.mqttWsUrl!);
   await page.fill('input[name=username]', 'tracker-north-1');
   await page.fill('input[name=password]', 'tracker-secret');

@@ -74,6 +74,32 @@ describe('static assets', () => {
     expect(await vendor.text()).toContain('export');
   });
 
+  it('serves hub/vision as browser modules at /static/vision/ (the tracker page’s detector): relative imports as .js, nothing else of the tree', async () => {
+    const res = await panel.app.request('/static/vision/tracker.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const etag = res.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const text = await res.text();
+    expect(text).toContain('export class VisionTracker');
+    expect(text).toMatch(/from ["']\.\/contacts\.js["']/);
+    expect(text).not.toMatch(/from ["']\.\/[a-z-]+\.ts["']/);
+    expect(text).not.toContain('BallTrack {'); // types are gone: plain JavaScript
+    expect((await panel.app.request('/static/vision/tracker.js', { headers: { 'If-None-Match': etag! } })).status).toBe(304);
+    for (const path of ['/static/vision/nope.js', '/static/vision/tracker.ts', '/static/vision/..%2fcamera%2fvision-processor.js', '/static/vision/%2e%2e%2frules%2fmatch.js', '/static/vision/Tracker.js']) {
+      const bad = await panel.app.request(path);
+      expect(bad.status, path).toBe(404);
+      expect(await bad.text(), path).not.toContain('export');
+    }
+    for (const path of ['/static/vision/../rules/match.js', '/static/vision/../../package.json']) {
+      const raw = await rawGet(path);
+      expect([400, 404], path).toContain(raw.status);
+      expect(raw.body, path).not.toContain(PACKAGE_NAME);
+      expect(raw.body, path).not.toContain('export');
+    }
+  });
+
   it('refuses every path out of web/static (../package.json and its encodings)', async () => {
     const attempts = [
       '/static/../package.json',

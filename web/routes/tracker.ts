@@ -7,9 +7,10 @@ import { jsonError, tableParam, type AppDeps, type Env } from './common.ts';
 
 /**
  * `/tracker/:table` (issue 16): a phone or tablet above the table as the camera. The page
- * takes the device camera (getUserMedia), runs the detector on each frame
- * (`FrameProcessor`, loaded from `?processor=URL`, by default /static/tracker-processor.js:
- * issue 15's detector built for the browser) and publishes its tracker messages over
+ * takes the device camera (getUserMedia), runs the hub's own detector on each frame
+ * (hub/vision/'s VisionTracker, served as browser modules at /static/vision/ by
+ * routes/vision.ts, calibrated from the table's corners in the camera's pixels) and
+ * publishes its tracker messages over
  * MQTT-over-WebSocket with a tracker identity: a broker user allowed to publish on
  * `<base>/tables/<table>/tracker`. The page itself holds no secret; the broker login does.
  */
@@ -27,20 +28,21 @@ function mqttBrowserBuild(): string | null {
 export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
   app.get('/tracker/:table', (c) => {
     const table = tableParam(c);
-    const processor = c.req.query('processor') ?? '/static/tracker-processor.js';
-    if (!/^\/[A-Za-z0-9_./-]+\.m?js$/.test(processor)) return jsonError(400, 'processor: a same-origin path of a JavaScript module');
-    const body = html`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}" data-processor="${processor}">
+    const body = html`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}">
   <h1>Tracker · table ${table}</h1>
   <form id="tracker-form" class="form-grid">
     <label>Broker (WebSocket) <input name="broker" required></label>
     <label>Tracker user <input name="username" required autocomplete="username"></label>
     <label>Password <input name="password" type="password" required autocomplete="current-password"></label>
+    <label>Corners (x,y ×4, px) <input name="corners" required placeholder="101,82 699,80 712,371 88,374"></label>
+    <label>Lens k1 <input name="k1" type="number" step="any" value="0"></label>
+    <label>Field of view (°) <input name="fov" type="number" step="any" min="1" max="179" value="70"></label>
     <label>Frames per second <input name="fps" type="number" min="1" max="60" value="30"></label>
     <button type="submit" class="btn">Start</button>
   </form>
   <p id="tracker-status" class="muted" role="status">Not started.</p>
   <video id="tracker-video" playsinline muted autoplay></video>
-  <dl id="tracker-stats"><dt>Frames</dt><dd id="tracker-frames">0</dd><dt>Messages</dt><dd id="tracker-messages">0</dd></dl>
+  <dl id="tracker-stats"><dt>Frames</dt><dd id="tracker-frames">0</dd><dt>Messages</dt><dd id="tracker-messages">0</dd><dt>ms per frame</dt><dd id="tracker-ms">–</dd></dl>
 </main>`;
     return c.html(layout({ title: `Tracker · table ${table}`, body, scripts: ['tracker.js'], nav: false }));
   });
