@@ -2,7 +2,7 @@ import type { Shot } from '../../hub/rules/events.ts';
 import { createMatch, must } from './match-helpers.ts';
 import { Match, type EngineConfig } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
-import type { MatchView, ShotResult } from '../../hub/rules/view.ts';
+import type { MatchView, PromptView, ShotResult } from '../../hub/rules/view.ts';
 import { PhysicsTable } from './physics/planner.ts';
 import { planScriptedShot } from './planner.ts';
 
@@ -44,7 +44,10 @@ export function sensorView(shot: Shot): Shot {
 
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
 
-export function measureAccuracy(variant: string, shots: number, seed: number, sensors: SensorSet, planner: PlannerKind = 'physics', config: EngineConfig = {}): AccuracyCount {
+/** Called for each prompt the sensor reading raised, with the option that is the truth. */
+export type PromptVisitor = (prompt: PromptView, truth: PromptView['options'][number], shot: Shot) => void;
+
+export function measureAccuracy(variant: string, shots: number, seed: number, sensors: SensorSet, planner: PlannerKind = 'physics', config: EngineConfig = {}, onPrompt?: PromptVisitor): AccuracyCount {
   const setup = { variant, players: ['Ana', 'Ben'], target: variant === 'artistic' ? 1 : 100_000, options: variant === 'artistic' ? { figures: 12 } : {} };
   const count: AccuracyCount = { variant, shots: 0, correct: 0, prompted: 0, wrong: 0, top1: 0, brier: 0, wrongExamples: [] };
   const random = seededRandom(seed);
@@ -79,6 +82,7 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
         continue;
       }
       const options = sensed.prompt!.options;
+      onPrompt?.(sensed.prompt!, option, shot);
       if (options[0] === option) count.top1 += 1;
       count.brier += options.reduce((sum, o) => sum + (o.likelihood - (o === option ? 1 : 0)) ** 2, 0);
       must(seen.apply({ kind: 'referee', referee: { ruling: option.ruling, option: option.index } }));

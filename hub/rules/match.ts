@@ -9,6 +9,7 @@ import { playsSkittles } from './catalogue.ts';
 import { enumerateWorlds, type UndeterminedFact } from './worlds.ts';
 import type { PhysicalBounds } from './bounds.ts';
 import { LIKELIHOOD_MODEL } from './likelihood.ts';
+import { RANKING_MODEL, rerank } from './ranking/rerank.ts';
 import { MATCH_TABLE, type TableSize } from './options.ts';
 import { CAROM_BALL_MM } from './table.ts';
 import type { SkittleTable } from './skittles/geometry.ts';
@@ -58,6 +59,8 @@ export interface EngineConfig {
    * moving" rule and no timing bounds. For the accuracy bench's before/after figures.
    */
   pruning?: boolean;
+  /** false: options ranked by the per-event model alone (ranking/rerank.ts off), as the ranking's fit needs. */
+  ranking?: boolean;
 }
 
 /** Undo keeps the applied inputs (the log itself) and a full state every this many inputs. */
@@ -210,7 +213,8 @@ export class Match {
     }
     const extras = (this.variant.promptExtras?.(ctx) ?? []) as Outcome[];
     const offered = distinctOutcomes([...distinct, ...extras.filter((x) => !distinct.some((o) => effectKey(o) === effectKey(x)))]);
-    const prompt = buildPrompt(ctx, rankByLikelihood(offered, weights), scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)), readingsOf);
+    const ranked = this.config.ranking === false ? rankByLikelihood(offered, weights) : rankWholeShot(this.variant.id, shot, ctx, rankByLikelihood(offered, weights));
+    const prompt = buildPrompt(ctx, ranked, scanned.undetermined, scanned.overflow, new Set(extras.map(effectKey)), readingsOf);
     this.commit(() => ({ ...core, status: 'awaiting-referee', prompt }));
     return ok(undefined);
   }
@@ -479,6 +483,14 @@ function rankByLikelihood(outcomes: Outcome[], weights: ReadonlyMap<string, numb
     .map(({ outcome, likelihood }) => ({ outcome, likelihood }));
 }
 
+/** The per-event ranking refined by the whole shot's evidence (ranking/rerank.ts). */
+function rankWholeShot(variantId: string, shot: Shot, ctx: ShotContext, ranked: { outcome: Outcome; likelihood: number }[]): { outcome: Outcome; likelihood: number }[] {
+  const described = ranked.map((r) => ({ ...r, points: ownPoints(r.outcome, ctx.shooter), foul: r.outcome.foul !== null, turnPasses: r.outcome.turnPasses }));
+  return rerank(RANKING_MODEL, variantId, shot.events, described).map(({ outcome, likelihood }) => ({ outcome, likelihood }));
+}
+
+const ownPoints = (o: Outcome, shooter: number): number => o.awards.filter((a) => a.player === shooter).reduce((s, a) => s + a.points, 0);
+
 function boundsFor(variant: AnyVariant, options: Record<string, unknown>): PhysicalBounds {
   if (playsSkittles(variant.family)) {
     const table = options.table as SkittleTable;
@@ -517,7 +529,7 @@ function buildPrompt(
       options: outcomes.map((o, index) => ({
         index,
         ruling: rulingClass(o, ctx.shooter),
-        points: o.awards.filter((a) => a.player === ctx.shooter).reduce((s, a) => s + a.points, 0),
+        points: ownPoints(o, ctx.shooter),
         foul: o.foul,
         turnPasses: o.turnPasses,
         rules: o.rules,
