@@ -41,9 +41,18 @@ export interface SseSpec {
 export function sseStream(c: Context, spec: SseSpec): Response {
   return streamSSE(c, async (stream) => {
     let closed = false;
+    // Messages of one turn go out in one write: a flood delivers hundreds per turn, and each
+    // write is a promise, a web-stream chunk and a socket write of its own (issue 18).
+    let pending = '';
+    const flush = () => {
+      const text = pending;
+      pending = '';
+      if (!closed && text !== '') stream.write(text).catch(() => undefined);
+    };
     const send = (event: string, data: unknown) => {
       if (closed) return;
-      stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
+      if (pending === '') process.nextTick(flush);
+      pending += sseMessage(event, JSON.stringify(data));
     };
     const sendState = (table: string) => send('state', spec.payload(table));
     const coalesce = new Coalescer(SSE_STATE_EVERY_MS, sendState);
@@ -63,6 +72,7 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       for (const rec of tables) send('state', spec.payload(rec.table));
     }
     spec.store.on('change', onChange);
+    const unfollow = spec.store.followEvents(spec.table);
     spec.store.on('event', onEvent);
     const ping = setInterval(() => {
       if (spec.refreshMs !== undefined) onChange(spec.table ?? '');
@@ -80,7 +90,16 @@ export function sseStream(c: Context, spec: SseSpec): Response {
     clearInterval(ping);
     spec.store.off('change', onChange);
     spec.store.off('event', onEvent);
+    unfollow();
   });
+}
+
+/**
+ * One SSE message, as hono's writeSSE writes it: `json` is JSON.stringify's output, which is
+ * one line (it escapes CR and LF), so it is one `data:` line.
+ */
+export function sseMessage(event: string, json: string): string {
+  return `event: ${event}\ndata: ${json}\n\n`;
 }
 
 /**
