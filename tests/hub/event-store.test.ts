@@ -32,6 +32,21 @@ describe('event store: group commit of the sensor stream', () => {
     expect(told).toEqual(['a:true', 'b:true', 'c:true']);
   });
 
+  it('a large group (several multi-row INSERTs) keeps every row, its columns and the arrival order', async () => {
+    const { s } = store();
+    const told: number[] = [];
+    const n = 64 * 2 + 37; // two full statements and a remainder
+    for (let i = 0; i < n; i++) s.appendSoon(`t${i % 3}`, i % 2 ? 7 : null, 'sensor', `row-${i}`, i + 0.5, `at-${i}`, { boardUs: i * 10, seq: i, ...(i === 5 ? { ref: 4 } : {}) }, () => told.push(i));
+    expect(s.queuedRows).toBe(n);
+    await tick();
+    expect(told).toEqual([...Array(n).keys()]);
+    const reader = new Database(s.path, { readonly: true });
+    const rows = reader.prepare('SELECT table_id, match_id, kind, body, hub_time, board_us, seq, at, ref FROM log ORDER BY id').all() as Record<string, unknown>[];
+    reader.close();
+    expect(rows).toHaveLength(n);
+    rows.forEach((r, i) => expect(r).toEqual({ table_id: `t${i % 3}`, match_id: i % 2 ? 7 : null, kind: 'sensor', body: `row-${i}`, hub_time: i + 0.5, board_us: i * 10, seq: i, at: `at-${i}`, ref: i === 5 ? 4 : null }));
+  });
+
   it('a synchronous append commits the queue first: the log keeps arrival order', () => {
     const { s, bodies } = store();
     const told: string[] = [];
