@@ -58,6 +58,12 @@ export interface HubFigure {
   shotsScored: number;
   shotP50Ms: number;
   shotP99Ms: number;
+  /**
+   * The hub's board-time mapping against the truth: a hit's hub time minus when it was sent
+   * (on one clock, up to the least delivery time), median. Shot latency counts from the hub's
+   * own quiet window, which starts at that mapped time (so an error here is not shot latency).
+   */
+  boardClockP50Ms: number;
   /** Largest resident set of the hub process seen while under load, and its peak since start. */
   rssMb: number;
   hwmMb: number;
@@ -174,6 +180,11 @@ class ServedBoard {
 
   get connected(): boolean {
     return this.socket !== null;
+  }
+
+  /** The board time the last frame was stamped with. */
+  get lastBoardUs(): number {
+    return this.lastUs;
   }
 
   private async attach(socket: Socket): Promise<void> {
@@ -385,7 +396,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const hitSent: { mono: number; wall: number; seg: number; table: string }[] = [];
     const frames = segments.map(() => 0);
     const shotsEnded = segments.map(() => 0);
-    const shotDueAt = new Map<string, number[]>();
+    /** Per table, each shot's end as the bench played it: when its last active frame was sent, and that frame's board time. */
+    const shotDueAt = new Map<string, { mono: number; boardUs: number }[]>();
     const samples: { at: number; rss: number; ticks: number; runNs: number; waitNs: number }[] = [];
     const sample = () => samples.push({ at: monotonicMs(), rss: procStatusMb(child.pid!, 'VmRSS'), ticks: cpuTicks(child.pid!), ...schedstat(child.pid!) });
     const sampler = setInterval(sample, 200);
@@ -410,7 +422,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
       let nextHit = Math.ceil((phase % cycleMs) / hitEveryMs); // joining mid-shot: no backlog of hits
       let inShot = false;
       let lastActiveAt = 0;
-      const queue: number[] = [];
+      let lastActiveUs = 0;
+      const queue: { mono: number; boardUs: number }[] = [];
       shotDueAt.set(b.id, queue);
       let shotsInMatch = 0;
       const step = () => {
@@ -437,14 +450,14 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
           // The balls came to rest: the hub may end the shot once its quiet window has passed.
           inShot = false;
           const due = lastActiveAt + QUIET_WINDOW_MS;
-          queue.push(due);
+          queue.push({ mono: due, boardUs: lastActiveUs });
           const seg = segmentAt(due);
           if (seg >= 0 && due < endAt) shotsEnded[seg]! += 1;
         }
         while (nextVibration <= t) {
           b.board.vibration(moving ? 90 : 0);
           const now = monotonicMs();
-          if (moving) lastActiveAt = now;
+          if (moving) (lastActiveAt = now), (lastActiveUs = b.lastBoardUs);
           const seg = segmentAt(now);
           if (seg >= 0 && now < endAt) frames[seg]! += 1;
           nextVibration += VIBRATION_EVERY_MS;
@@ -462,6 +475,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
             frames[seg]! += 1;
           }
           lastActiveAt = now;
+          lastActiveUs = boardUs;
           nextHit += 1;
         }
         if (!running) return;
@@ -500,15 +514,50 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const shedSnapshots = await Promise.all(shedAt);
     const onPages = await Promise.all(pages.map(async (p) => ({ table: p.table, hits: await p.collect() })));
 
-    const received = await ask<{ hits: [string, number, number][]; states: [string, number, number][] }>('report');
+    const received = await ask<{ hits: [string, number, number, number][]; states: [string, number, number][] }>('report');
     const eventLatency = segments.map(() => [] as number[]);
     const onTime = segments.map(() => 0);
     const arrivedAt = new Map<number, number>(); // hit index → latency
-    for (const [table, boardUs, at] of received.hits) {
+    // The hub's clock against this one (both monotonic, so a constant): the least of a hit's
+    // arrival here minus the hub time it was published with (a hit's delivery is never faster).
+    let hubToMono = Infinity;
+    /** Per table, the hub's reading of each hit's board time: [boardUs, hubTime], by board time. */
+    const hubTimes = new Map<string, [number, number][]>();
+    for (const [table, boardUs, at, hubTime] of received.hits) {
+      hubToMono = Math.min(hubToMono, at - hubTime);
+      let list = hubTimes.get(table);
+      if (!list) hubTimes.set(table, (list = []));
+      list.push([boardUs, hubTime]);
+    }
+    for (const list of hubTimes.values()) list.sort((a, b) => a[0] - b[0]);
+    /**
+     * When the hub's quiet window for a shot ran out, on this process's clock: the hub maps
+     * board time to its own (PROTOCOL.md: a fitted offset and drift), and that mapping, not
+     * this process's send time, is where its window starts. Read from the shot's last hit
+     * as the hub published it, moved on by the board time to the shot's last active frame.
+     */
+    const hubDue = (table: string, shot: { mono: number; boardUs: number }): number => {
+      const list = hubTimes.get(table) ?? [];
+      let lo = 0;
+      let hi = list.length - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]![0] <= shot.boardUs) (found = mid), (lo = mid + 1);
+        else hi = mid - 1;
+      }
+      if (found < 0 || !Number.isFinite(hubToMono)) return shot.mono;
+      const [hitUs, hitHubTime] = list[found]!;
+      return hitHubTime + (shot.boardUs - hitUs) / 1000 + QUIET_WINDOW_MS + hubToMono;
+    };
+    const clockError = segments.map(() => [] as number[]);
+    for (const [table, boardUs, at, hubTime] of received.hits) {
       const i = hitIndex.get(`${table}:${boardUs}`);
       if (i === undefined) continue;
       const hit = hitSent[i]!;
       eventLatency[hit.seg]!.push(at - hit.mono);
+      // How far the hub's board-time mapping placed the hit from when it was sent (+ the least delivery time).
+      clockError[hit.seg]!.push(hubTime + hubToMono - hit.mono);
       arrivedAt.set(i, at - hit.mono);
       const segEnd = hit.seg + 1 < segments.length ? segStart[hit.seg + 1]! : endAt;
       if (at <= segEnd + 1000) onTime[hit.seg]! += 1;
@@ -520,9 +569,9 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
       const before = shotCount.get(table);
       shotCount.set(table, count);
       if (before === undefined || count <= before) continue;
-      const due = shotDueAt.get(table)?.shift();
-      const seg = due === undefined ? -1 : segmentAt(due);
-      if (due !== undefined && seg >= 0 && due < endAt) shotLatency[seg]!.push(at - due);
+      const shot = shotDueAt.get(table)?.shift();
+      const seg = shot === undefined ? -1 : segmentAt(shot.mono);
+      if (shot !== undefined && seg >= 0 && shot.mono < endAt) shotLatency[seg]!.push(at - hubDue(table, shot));
     }
     const pageHits = segments.map(() => 0);
     const pageLatency = segments.map(() => [] as number[]);
@@ -568,6 +617,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         shotsScored: shotLatency[s]!.length,
         shotP50Ms: round2(quantile(shotLatency[s]!, 0.5)),
         shotP99Ms: round2(quantile(shotLatency[s]!, 0.99)),
+        boardClockP50Ms: round2(quantile(clockError[s]!, 0.5)),
         rssMb: Math.round(Math.max(...inSeg.map((x) => x.rss))),
         hwmMb: Math.round(hwmMb),
         cpuPercent: first && last && spanS > 0 ? Math.round(((last.ticks - first.ticks) / CLOCK_TICKS / spanS) * 100) : NaN,
