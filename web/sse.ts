@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { TableEvent } from '../hub/contract/mqtt.ts';
 import type { TableStore } from './store.ts';
 import { shed } from '../hub/ops/shed.ts';
 
@@ -35,6 +36,12 @@ export interface SseSpec {
   refreshMs?: number;
   /** The payload covers every table at once: send it once, not once per table. */
   whole?: boolean;
+  /**
+   * Leave the status frames (vibration) out of the `table-event` messages: a rendered view
+   * (scoreboard, overlay, referee) draws states only, and they are a fifth of a table's
+   * stream. Hits, clicks, skittles, links and shots always go out.
+   */
+  noStatusFrames?: boolean;
 }
 
 /** A stream of `state` messages on every change and `table-event` messages as they arrive. */
@@ -61,7 +68,8 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       // A whole-venue payload covers every table: one key for all of them.
       if (spec.table === null || spec.table === table) coalesce.change(spec.whole ? (spec.table ?? '') : table);
     };
-    const onEvent = (table: string, event: unknown) => {
+    const onEvent = (table: string, event: TableEvent) => {
+      if (spec.noStatusFrames && event.type === 'sensor' && event.sensor === 'vibration') return;
       if (spec.table === null || spec.table === table) send('table-event', event);
     };
     await stream.writeSSE({ event: 'hello', data: '{}', retry: 2000 });

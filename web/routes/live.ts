@@ -35,7 +35,7 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
         : view === 'referee'
           ? () => ({ html: htmlText(refereeFragment(store.get(table), table, lang)) })
           : null;
-    return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? render() : {}) }) });
+    return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? render() : {}) }), noStatusFrames: render !== null });
   });
 
 }
