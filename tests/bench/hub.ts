@@ -288,6 +288,9 @@ export interface SegmentFigure extends HubFigure {
   recoveryS: number;
 }
 
+/** A state may arrive this much before the bench's reckoning of its shot's window end (the hub-clock estimate's error) and still be paired with that shot. */
+const SHOT_PAIRING_SLACK_MS = 20;
+
 /** A hit's latency at most this is back to normal (the flood goal's p99). */
 export const RECOVERED_MS = 50;
 /** After the last segment: how long the bench waits for what the hub still owes before counting it lost. */
@@ -564,14 +567,27 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     }
     const shotLatency = segments.map(() => [] as number[]);
     const shotCount = new Map<string, number>();
+    // Each table's shots in the order played, with when the hub's quiet window ran out.
+    const dues = new Map([...shotDueAt].map(([table, shots]) => [table, shots.map((shot) => ({ shot, at: hubDue(table, shot), used: false }))]));
+    const next = new Map<string, number>();
     for (const [table, count, at] of received.states) {
       // A new match's state (shot count back to 0) is no shot; its first shot is.
       const before = shotCount.get(table);
       shotCount.set(table, count);
       if (before === undefined || count <= before) continue;
-      const shot = shotDueAt.get(table)?.shift();
-      const seg = shot === undefined ? -1 : segmentAt(shot.mono);
-      if (shot !== undefined && seg >= 0 && shot.mono < endAt) shotLatency[seg]!.push(at - hubDue(table, shot));
+      // The shot a state is for: the last one whose window had run out when it arrived. Not
+      // the next in line: on a starved machine the load generator can pause mid-shot (the
+      // hub then cuts two shots) or the hub late (it then cuts one), and a count would pair
+      // every later state with the wrong shot. A state with no such shot is not counted.
+      const list = dues.get(table) ?? [];
+      let i = next.get(table) ?? -1;
+      while (i + 1 < list.length && list[i + 1]!.at <= at + SHOT_PAIRING_SLACK_MS) i += 1;
+      next.set(table, i);
+      const due = list[i];
+      if (!due || due.used) continue;
+      due.used = true;
+      const seg = segmentAt(due.shot.mono);
+      if (seg >= 0 && due.shot.mono < endAt) shotLatency[seg]!.push(at - due.at);
     }
     const pageHits = segments.map(() => 0);
     const pageLatency = segments.map(() => [] as number[]);
