@@ -37,11 +37,13 @@ export interface SseSpec {
   /** The payload covers every table at once: send it once, not once per table. */
   whole?: boolean;
   /**
-   * Leave the status frames (vibration) out of the `table-event` messages: a rendered view
-   * (scoreboard, overlay, referee) draws states only, and they are a fifth of a table's
-   * stream. Hits, clicks, skittles, links and shots always go out.
+   * Which `table-event` messages go out: `all` (the default; the hardware page and tools),
+   * `no-status` (the status frames, vibration, left out: a rendered table view, which draws
+   * states, still gets hits, clicks, skittles, links and shots), or `none` (the venue
+   * overview draws states only; following every table's stream would decode and send
+   * thousands of events a second it never reads).
    */
-  noStatusFrames?: boolean;
+  tableEvents?: 'all' | 'no-status' | 'none';
 }
 
 /** A stream of `state` messages on every change and `table-event` messages as they arrive. */
@@ -69,7 +71,7 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       if (spec.table === null || spec.table === table) coalesce.change(spec.whole ? (spec.table ?? '') : table);
     };
     const onEvent = (table: string, event: TableEvent) => {
-      if (spec.noStatusFrames && event.type === 'sensor' && event.sensor === 'vibration') return;
+      if (spec.tableEvents === 'no-status' && event.type === 'sensor' && event.sensor === 'vibration') return;
       if (spec.table === null || spec.table === table) send('table-event', event);
     };
     await stream.writeSSE({ event: 'hello', data: '{}', retry: 2000 });
@@ -80,8 +82,9 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       for (const rec of tables) send('state', spec.payload(rec.table));
     }
     spec.store.on('change', onChange);
-    const unfollow = spec.store.followEvents(spec.table);
-    spec.store.on('event', onEvent);
+    const withEvents = spec.tableEvents !== 'none';
+    const unfollow = withEvents ? spec.store.followEvents(spec.table) : () => undefined;
+    if (withEvents) spec.store.on('event', onEvent);
     const ping = setInterval(() => {
       if (spec.refreshMs !== undefined) onChange(spec.table ?? '');
       else stream.write(': ping\n\n').catch(() => undefined);

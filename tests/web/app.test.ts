@@ -365,4 +365,18 @@ describe('server', () => {
     await raw.reader.cancel();
     await scoreboard.reader.cancel();
   });
+
+  it('the venue overview stream carries states only: no table events', async () => {
+    const { p, stub } = await panel();
+    stub.deliver('billiards/tables/5/state', sampleState('5'));
+    const reader = (await p.app.request('/events?view=overview')).body!.getReader();
+    let text = '';
+    while (!text.includes('event: state')) text += new TextDecoder().decode((await reader.read()).value);
+    stub.deliver('billiards/tables/5/events', { type: 'sensor', table: '5', at: '2026-12-01T00:00:00.000Z', hubTime: 1, boardUs: 1000, seq: 1, sensor: 'rail-hit', channel: 0, amplitude: 120 });
+    stub.deliver('billiards/tables/5/state', sampleState('5', { seq: 9 }));
+    text = '';
+    while (!text.includes('event: state')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).not.toContain('table-event');
+    await reader.cancel();
+  });
 });
