@@ -60,7 +60,7 @@ export interface HubFigure {
   shotP99Ms: number;
   /**
    * The hub's board-time mapping against the truth: a hit's hub time minus when it was sent
-   * (on one clock, up to the least delivery time), median. Shot latency counts from the hub's
+   * (on one clock, ±1 ms), median. Shot latency counts from the hub's
    * own quiet window, which starts at that mapped time (so an error here is not shot latency).
    */
   boardClockP50Ms: number;
@@ -521,13 +521,13 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const eventLatency = segments.map(() => [] as number[]);
     const onTime = segments.map(() => 0);
     const arrivedAt = new Map<number, number>(); // hit index → latency
-    // The hub's clock against this one (both monotonic, so a constant): the least of a hit's
-    // arrival here minus the hub time it was published with (a hit's delivery is never faster).
-    let hubToMono = Infinity;
+    // The hub's clock (its performance.timeOrigin + performance.now(), a wall clock that never
+    // steps) on this process's monotonic one: the same wall clock read here (±1 ms, as the
+    // pages' latency). Not from the hits: the hub's board-time mapping moves over a run.
+    const hubToMono = monotonicMs() - (performance.timeOrigin + performance.now());
     /** Per table, the hub's reading of each hit's board time: [boardUs, hubTime], by board time. */
     const hubTimes = new Map<string, [number, number][]>();
-    for (const [table, boardUs, at, hubTime] of received.hits) {
-      hubToMono = Math.min(hubToMono, at - hubTime);
+    for (const [table, boardUs, , hubTime] of received.hits) {
       let list = hubTimes.get(table);
       if (!list) hubTimes.set(table, (list = []));
       list.push([boardUs, hubTime]);
@@ -549,7 +549,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         if (list[mid]![0] <= shot.boardUs) (found = mid), (lo = mid + 1);
         else hi = mid - 1;
       }
-      if (found < 0 || !Number.isFinite(hubToMono)) return shot.mono;
+      if (found < 0) return shot.mono;
       const [hitUs, hitHubTime] = list[found]!;
       return hitHubTime + (shot.boardUs - hitUs) / 1000 + QUIET_WINDOW_MS + hubToMono;
     };
@@ -559,7 +559,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
       if (i === undefined) continue;
       const hit = hitSent[i]!;
       eventLatency[hit.seg]!.push(at - hit.mono);
-      // How far the hub's board-time mapping placed the hit from when it was sent (+ the least delivery time).
+      // How far the hub's board-time mapping placed the hit from when it was sent.
       clockError[hit.seg]!.push(hubTime + hubToMono - hit.mono);
       arrivedAt.set(i, at - hit.mono);
       const segEnd = hit.seg + 1 < segments.length ? segStart[hit.seg + 1]! : endAt;
