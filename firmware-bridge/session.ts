@@ -247,8 +247,10 @@ export class BoardSession {
     while ((f = this.decoder.read() as RawFrame | null) !== null) frames.push(f);
     const st = this.decoder.stats;
     const corrupt = st.badCrc - this.decoderSeen.badCrc + (st.badLength - this.decoderSeen.badLength);
-    if (corrupt > 0) this.drop('corrupt', corrupt, `${st.garbageBytes - this.decoderSeen.garbageBytes} bytes skipped`);
-    this.decoderSeen = { ...st };
+    if (corrupt > 0) {
+      this.drop('corrupt', corrupt, `${st.garbageBytes - this.decoderSeen.garbageBytes} bytes skipped`);
+      this.decoderSeen = { ...st };
+    } else this.decoderSeen.garbageBytes = st.garbageBytes; // no copy per chunk: only the counts read above change
     for (const fr of frames) this.onFrame(fr);
   }
 
@@ -345,10 +347,11 @@ export class BoardSession {
       case 'impact':
       case 'skittle': {
         const t = this.stampPast(msg.boardUs, arrival);
-        const base = { boardUs: t, hubTime: this.clock.toHub(t), seq: msg.seq };
-        if (msg.kind === 'skittle') this.event({ type: 'skittle', index: msg.index, state: msg.down ? 'down' : 'up', ...base });
-        else if (msg.channel === CLICK_CHANNEL) this.event({ type: 'click', amplitude: msg.amplitude, ...base });
-        else this.event({ type: 'rail-hit', channel: msg.channel, amplitude: msg.amplitude, ...base });
+        // One literal per kind, no shared part spread into it: this runs for every hit.
+        const hubTime = this.clock.toHub(t);
+        if (msg.kind === 'skittle') this.event({ type: 'skittle', index: msg.index, state: msg.down ? 'down' : 'up', boardUs: t, hubTime, seq: msg.seq });
+        else if (msg.channel === CLICK_CHANNEL) this.event({ type: 'click', amplitude: msg.amplitude, boardUs: t, hubTime, seq: msg.seq });
+        else this.event({ type: 'rail-hit', channel: msg.channel, amplitude: msg.amplitude, boardUs: t, hubTime, seq: msg.seq });
         return;
       }
       case 'ack':

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { TableEvent } from '../hub/contract/mqtt.ts';
 import type { TableStore } from './store.ts';
 import { shed } from '../hub/ops/shed.ts';
 
@@ -35,15 +36,32 @@ export interface SseSpec {
   refreshMs?: number;
   /** The payload covers every table at once: send it once, not once per table. */
   whole?: boolean;
+  /**
+   * Which `table-event` messages go out: `all` (the default; the hardware page and tools),
+   * `no-status` (the status frames, vibration, left out: a rendered table view, which draws
+   * states, still gets hits, clicks, skittles, links and shots), or `none` (the venue
+   * overview draws states only; following every table's stream would decode and send
+   * thousands of events a second it never reads).
+   */
+  tableEvents?: 'all' | 'no-status' | 'none';
 }
 
 /** A stream of `state` messages on every change and `table-event` messages as they arrive. */
 export function sseStream(c: Context, spec: SseSpec): Response {
   return streamSSE(c, async (stream) => {
     let closed = false;
+    // Messages of one turn go out in one write: a flood delivers hundreds per turn, and each
+    // write is a promise, a web-stream chunk and a socket write of its own (issue 18).
+    let pending = '';
+    const flush = () => {
+      const text = pending;
+      pending = '';
+      if (!closed && text !== '') stream.write(text).catch(() => undefined);
+    };
     const send = (event: string, data: unknown) => {
       if (closed) return;
-      stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
+      if (pending === '') process.nextTick(flush);
+      pending += sseMessage(event, JSON.stringify(data));
     };
     const sendState = (table: string) => send('state', spec.payload(table));
     const coalesce = new Coalescer(SSE_STATE_EVERY_MS, sendState);
@@ -52,7 +70,8 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       // A whole-venue payload covers every table: one key for all of them.
       if (spec.table === null || spec.table === table) coalesce.change(spec.whole ? (spec.table ?? '') : table);
     };
-    const onEvent = (table: string, event: unknown) => {
+    const onEvent = (table: string, event: TableEvent) => {
+      if (spec.tableEvents === 'no-status' && event.type === 'sensor' && event.sensor === 'vibration') return;
       if (spec.table === null || spec.table === table) send('table-event', event);
     };
     await stream.writeSSE({ event: 'hello', data: '{}', retry: 2000 });
@@ -63,7 +82,9 @@ export function sseStream(c: Context, spec: SseSpec): Response {
       for (const rec of tables) send('state', spec.payload(rec.table));
     }
     spec.store.on('change', onChange);
-    spec.store.on('event', onEvent);
+    const withEvents = spec.tableEvents !== 'none';
+    const unfollow = withEvents ? spec.store.followEvents(spec.table) : () => undefined;
+    if (withEvents) spec.store.on('event', onEvent);
     const ping = setInterval(() => {
       if (spec.refreshMs !== undefined) onChange(spec.table ?? '');
       else stream.write(': ping\n\n').catch(() => undefined);
@@ -80,7 +101,16 @@ export function sseStream(c: Context, spec: SseSpec): Response {
     clearInterval(ping);
     spec.store.off('change', onChange);
     spec.store.off('event', onEvent);
+    unfollow();
   });
+}
+
+/**
+ * One SSE message, as hono's writeSSE writes it: `json` is JSON.stringify's output, which is
+ * one line (it escapes CR and LF), so it is one `data:` line.
+ */
+export function sseMessage(event: string, json: string): string {
+  return `event: ${event}\ndata: ${json}\n\n`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { decodeSensorEvent } from '../hub/contract/sensor-event-decoder.ts';
 import { availabilitySchema, hubStateSchema, tableEventSchema, tableHealthSchema, tableStateSchema, type Availability, type TableEvent, type TableHealth, type TableState } from '../hub/contract/mqtt.ts';
 
 /**
@@ -43,6 +44,9 @@ export type StoreEvents = {
 export class TableStore extends EventEmitter<StoreEvents> {
   private readonly tables = new Map<string, TableRecord>();
   private readonly hubs = new Map<string, HubRecord>();
+  /** Live views following one table's events (key: table) or every table's (key: null). */
+  private readonly followers = new Map<string | null, number>();
+  private follows = 0;
 
   constructor() {
     super();
@@ -72,6 +76,29 @@ export class TableStore extends EventEmitter<StoreEvents> {
 
   hub(id: string): HubRecord | undefined {
     return this.hubs.get(id);
+  }
+
+  /**
+   * A live view follows one table's events (`null`: every table's) until the returned
+   * function is called: the sensor stream of a table nobody follows is not validated or kept.
+   */
+  followEvents(table: string | null): () => void {
+    this.followers.set(table, (this.followers.get(table) ?? 0) + 1);
+    this.follows += 1;
+    let followed = true;
+    return () => {
+      if (!followed) return;
+      followed = false;
+      this.follows -= 1;
+      const left = (this.followers.get(table) ?? 1) - 1;
+      if (left > 0) this.followers.set(table, left);
+      else this.followers.delete(table);
+    };
+  }
+
+  /** Whether a table's sensor events are wanted: a view follows it or every table, or a listener did not say which it follows. */
+  private wantsSensorEvents(table: string): boolean {
+    return this.listenerCount('event') > this.follows || this.followers.has(null) || this.followers.has(table);
   }
 
   /** One message from `<base>/hubs/<hub>/state`; every table of that hub changes with it. */
@@ -131,8 +158,16 @@ export class TableStore extends EventEmitter<StoreEvents> {
         break;
       }
       case 'events': {
-        // The sensor stream only feeds live views: with none open it is not validated or kept.
-        if (this.listenerCount('event') === 0 && (raw as { type?: unknown } | null)?.type === 'sensor') return true;
+        if ((raw as { type?: unknown } | null)?.type === 'sensor') {
+          // The sensor stream only feeds live views: one nobody follows is not validated or
+          // kept. Decoded by hand: thousands a second at a venue (issue 18).
+          if (!this.wantsSensorEvents(table)) return true;
+          const decoded = decodeSensorEvent(raw);
+          if (!decoded.ok) return false;
+          decoded.value.table = table;
+          this.emit('event', table, decoded.value);
+          return true;
+        }
         const parsed = tableEventSchema.safeParse(raw);
         if (!parsed.success) return false;
         const event = { ...parsed.data, table };

@@ -95,10 +95,16 @@ export const MATCH_QUERIES = {
 } as const;
 
 type RowExtra = { boardUs?: number | null; seq?: number | null; ref?: number | null };
-interface QueuedRow {
-  params: [string, number | null, LogKind, string, number, number | null, number | null, string, number | null];
-  onStored: () => void;
-}
+type SqlValue = string | number | null;
+
+/** Columns of a log row as the insert binds them. */
+const ROW_COLUMNS = '(table_id, match_id, kind, body, hub_time, board_us, seq, at, ref)';
+const ROW_WIDTH = 9;
+/**
+ * Rows per INSERT in a group commit: one statement for many rows costs much less than a
+ * statement per row (issue 18: the per-row insert was 11 % of the hub's time in a flood).
+ */
+const ROWS_PER_INSERT = 64;
 
 /** Errors that say the disk or the file refuses writes (a constraint error is a bug, not the disk's health). */
 const DISK_ERROR = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|PERM)/;
@@ -125,20 +131,33 @@ export interface EventStoreOptions {
   onWritable?: (failedWrites: number) => void;
   /** For the write health's timestamps; Date.now by default. */
   now?: () => number;
+  /**
+   * Group commit window (ms): a commit follows the last one by at least this long, so at a
+   * busy venue one transaction (and one publish round after it) holds the rows of several
+   * turns of the event loop. After a quiet spell the next row is committed in its own turn.
+   * 0 (the default): one commit per turn with rows.
+   */
+  groupCommitMs?: number;
 }
 
 export class EventStore {
   private readonly db: Database.Database;
   private readonly insertLog: Database.Statement;
   private readonly insertMatch: Database.Statement;
-  private readonly insertQueued: (rows: QueuedRow[], drops: Map<string, Map<string, number>>) => void;
+  private readonly insertQueued: (values: SqlValue[], rows: number, drops: Map<string, Map<string, number>>) => void;
+  /** INSERTs of n rows at once, prepared when first needed. */
+  private readonly insertRows = new Map<number, Database.Statement>();
   private checkpointer: Worker | null = null;
-  private queued: QueuedRow[] = [];
+  /** The queued rows' columns, row after row (no array or object per row: this is per frame). */
+  private queuedValues: SqlValue[] = [];
+  private queuedCallbacks: (() => void)[] = [];
   private commitScheduled = false;
+  private lastCommitAt = -Infinity;
+  private readonly commitSoon = () => this.commitQueued();
 
   /** Rows waiting for this turn's group commit: how far the sensor stream is ahead of the disk (the overload signal). */
   get queuedRows(): number {
-    return this.queued.length;
+    return this.queuedCallbacks.length;
   }
 
   private readonly insertDrops: Database.Statement;
@@ -182,15 +201,28 @@ export class EventStore {
       });
     }
     this.insertLog = this.db.prepare(
-      'INSERT INTO log (table_id, match_id, kind, body, hub_time, board_us, seq, at, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO log ${ROW_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertMatch = this.db.prepare('INSERT INTO matches (table_id, started_at) VALUES (?, ?)');
     this.insertDrops = this.db.prepare('INSERT INTO drops (table_id, source, count) VALUES (?, ?, ?) ON CONFLICT (table_id, source) DO UPDATE SET count = count + excluded.count');
     this.updateProbe = this.db.prepare('INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at');
-    this.insertQueued = this.db.transaction((rows: QueuedRow[], drops: Map<string, Map<string, number>>) => {
-      for (const row of rows) this.insertLog.run(...row.params);
+    this.insertQueued = this.db.transaction((values: SqlValue[], rows: number, drops: Map<string, Map<string, number>>) => {
+      for (let from = 0; from < rows; from += ROWS_PER_INSERT) {
+        const n = Math.min(ROWS_PER_INSERT, rows - from);
+        this.insertStatement(n).run(n === rows ? values : values.slice(from * ROW_WIDTH, (from + n) * ROW_WIDTH));
+      }
       for (const [table, bySource] of drops) for (const [source, count] of bySource) this.insertDrops.run(table, source, count);
     });
+  }
+
+  private insertStatement(rows: number): Database.Statement {
+    let statement = this.insertRows.get(rows);
+    if (!statement) {
+      const row = `(${new Array(ROW_WIDTH).fill('?').join(', ')})`;
+      statement = this.db.prepare(`INSERT INTO log ${ROW_COLUMNS} VALUES ${new Array(rows).fill(row).join(', ')}`);
+      this.insertRows.set(rows, statement);
+    }
+    return statement;
   }
 
   private now(): number {
@@ -264,7 +296,8 @@ export class EventStore {
    * `onStored` keeps the rule: durable before visible.
    */
   appendSoon(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: RowExtra, onStored: () => void): void {
-    this.queued.push({ params: [table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null], onStored });
+    this.queuedValues.push(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null);
+    this.queuedCallbacks.push(onStored);
     this.scheduleCommit();
   }
 
@@ -291,30 +324,36 @@ export class EventStore {
   }
 
   private scheduleCommit(): void {
-    if (!this.commitScheduled) {
-      this.commitScheduled = true;
-      setImmediate(() => this.commitQueued());
-    }
+    if (this.commitScheduled) return;
+    this.commitScheduled = true;
+    // A commit and the publish round after it cost about 50 µs whatever they hold (issue 18:
+    // at 64 tables a turn held one or two frames, and that was most of a frame's cost).
+    const wait = (this.options.groupCommitMs ?? 0) - (performance.now() - this.lastCommitAt);
+    if (wait <= 0) setImmediate(this.commitSoon);
+    else setTimeout(this.commitSoon, Math.ceil(wait));
   }
 
   /** Commits the queued rows, then tells each of them, in order. */
   commitQueued(): void {
     this.commitScheduled = false;
-    if (this.queued.length === 0 && this.drops.size === 0) return;
-    const rows = this.queued;
+    if (this.queuedCallbacks.length === 0 && this.drops.size === 0) return;
+    this.lastCommitAt = performance.now();
+    const values = this.queuedValues;
+    const callbacks = this.queuedCallbacks;
     const drops = this.drops;
-    this.queued = [];
-    this.drops = new Map();
+    this.queuedValues = [];
+    this.queuedCallbacks = [];
+    if (drops.size > 0) this.drops = new Map();
     try {
-      this.write(() => this.insertQueued(rows, drops));
+      this.write(() => this.insertQueued(values, callbacks.length, drops));
     } catch (e) {
       // Nothing of the group is in the log, so nothing of it is published. The drop counts
       // wait for the next commit: a count is small and must not be lost with the disk.
       for (const [table, bySource] of drops) for (const [source, count] of bySource) this.countDrops(table, source, count);
-      this.options.onGroupError?.(e as Error, rows.length);
+      this.options.onGroupError?.(e as Error, callbacks.length);
       return;
     }
-    for (const row of rows) row.onStored();
+    for (const onStored of callbacks) onStored();
   }
 
 

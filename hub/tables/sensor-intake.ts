@@ -59,7 +59,8 @@ export class SensorIntake {
   sensor(event: SensorEvent): SegmenterOutput[] {
     this.deps.counters.sensorEvents += 1;
     const at = this.deps.clock.iso();
-    const stamped = 'seq' in event ? { boardUs: event.boardUs, seq: event.seq } : {};
+    // The board's time and sequence go into the row's own columns (the event has both fields: no copy).
+    const stamped = 'seq' in event ? event : NO_STAMP;
     const published = toTableEvent(this.id, event, at, this.config);
     // Asked of every event: a link or board event starts the status frames afresh.
     const news = this.statusFilter.keep(event);
@@ -96,6 +97,8 @@ export class SensorIntake {
     return this.segmenter.push(event);
   }
 }
+
+const NO_STAMP = {};
 
 function toTableEvent(table: string, event: SensorEvent, at: string, config: TableConfig): TableEvent | null {
   // One literal per kind, no shared base spread into it: this runs for every frame.

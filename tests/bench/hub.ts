@@ -58,6 +58,12 @@ export interface HubFigure {
   shotsScored: number;
   shotP50Ms: number;
   shotP99Ms: number;
+  /**
+   * The hub's board-time mapping against the truth: a hit's hub time minus when it was sent
+   * (on one clock, ±1 ms), median. Shot latency counts from the hub's
+   * own quiet window, which starts at that mapped time (so an error here is not shot latency).
+   */
+  boardClockP50Ms: number;
   /** Largest resident set of the hub process seen while under load, and its peak since start. */
   rssMb: number;
   hwmMb: number;
@@ -176,6 +182,11 @@ class ServedBoard {
     return this.socket !== null;
   }
 
+  /** The board time the last frame was stamped with. */
+  get lastBoardUs(): number {
+    return this.lastUs;
+  }
+
   private async attach(socket: Socket): Promise<void> {
     socket.setNoDelay(true);
     // The hub going away at the end of a run resets the link: a closed link, not a failure.
@@ -276,6 +287,9 @@ export interface SegmentFigure extends HubFigure {
   /** After the segment before it (a flood): seconds from this segment's start until the last hit later than RECOVERED_MS arrived (0: none was late; Infinity: some never arrived). */
   recoveryS: number;
 }
+
+/** A state may arrive this much before the bench's reckoning of its shot's window end (the hub-clock estimate's error) and still be paired with that shot. */
+const SHOT_PAIRING_SLACK_MS = 20;
 
 /** A hit's latency at most this is back to normal (the flood goal's p99). */
 export const RECOVERED_MS = 50;
@@ -385,7 +399,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const hitSent: { mono: number; wall: number; seg: number; table: string }[] = [];
     const frames = segments.map(() => 0);
     const shotsEnded = segments.map(() => 0);
-    const shotDueAt = new Map<string, number[]>();
+    /** Per table, each shot's end as the bench played it: when its last active frame was sent, and that frame's board time. */
+    const shotDueAt = new Map<string, { mono: number; boardUs: number }[]>();
     const samples: { at: number; rss: number; ticks: number; runNs: number; waitNs: number }[] = [];
     const sample = () => samples.push({ at: monotonicMs(), rss: procStatusMb(child.pid!, 'VmRSS'), ticks: cpuTicks(child.pid!), ...schedstat(child.pid!) });
     const sampler = setInterval(sample, 200);
@@ -410,7 +425,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
       let nextHit = Math.ceil((phase % cycleMs) / hitEveryMs); // joining mid-shot: no backlog of hits
       let inShot = false;
       let lastActiveAt = 0;
-      const queue: number[] = [];
+      let lastActiveUs = 0;
+      const queue: { mono: number; boardUs: number }[] = [];
       shotDueAt.set(b.id, queue);
       let shotsInMatch = 0;
       const step = () => {
@@ -437,14 +453,14 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
           // The balls came to rest: the hub may end the shot once its quiet window has passed.
           inShot = false;
           const due = lastActiveAt + QUIET_WINDOW_MS;
-          queue.push(due);
+          queue.push({ mono: due, boardUs: lastActiveUs });
           const seg = segmentAt(due);
           if (seg >= 0 && due < endAt) shotsEnded[seg]! += 1;
         }
         while (nextVibration <= t) {
           b.board.vibration(moving ? 90 : 0);
           const now = monotonicMs();
-          if (moving) lastActiveAt = now;
+          if (moving) (lastActiveAt = now), (lastActiveUs = b.lastBoardUs);
           const seg = segmentAt(now);
           if (seg >= 0 && now < endAt) frames[seg]! += 1;
           nextVibration += VIBRATION_EVERY_MS;
@@ -462,6 +478,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
             frames[seg]! += 1;
           }
           lastActiveAt = now;
+          lastActiveUs = boardUs;
           nextHit += 1;
         }
         if (!running) return;
@@ -500,29 +517,77 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const shedSnapshots = await Promise.all(shedAt);
     const onPages = await Promise.all(pages.map(async (p) => ({ table: p.table, hits: await p.collect() })));
 
-    const received = await ask<{ hits: [string, number, number][]; states: [string, number, number][] }>('report');
+    const received = await ask<{ hits: [string, number, number, number][]; states: [string, number, number][] }>('report');
     const eventLatency = segments.map(() => [] as number[]);
     const onTime = segments.map(() => 0);
     const arrivedAt = new Map<number, number>(); // hit index → latency
-    for (const [table, boardUs, at] of received.hits) {
+    // The hub's clock (its performance.timeOrigin + performance.now(), a wall clock that never
+    // steps) on this process's monotonic one: the same wall clock read here (±1 ms, as the
+    // pages' latency). Not from the hits: the hub's board-time mapping moves over a run.
+    const hubToMono = monotonicMs() - (performance.timeOrigin + performance.now());
+    /** Per table, the hub's reading of each hit's board time: [boardUs, hubTime], by board time. */
+    const hubTimes = new Map<string, [number, number][]>();
+    for (const [table, boardUs, , hubTime] of received.hits) {
+      let list = hubTimes.get(table);
+      if (!list) hubTimes.set(table, (list = []));
+      list.push([boardUs, hubTime]);
+    }
+    for (const list of hubTimes.values()) list.sort((a, b) => a[0] - b[0]);
+    /**
+     * When the hub's quiet window for a shot ran out, on this process's clock: the hub maps
+     * board time to its own (PROTOCOL.md: a fitted offset and drift), and that mapping, not
+     * this process's send time, is where its window starts. Read from the shot's last hit
+     * as the hub published it, moved on by the board time to the shot's last active frame.
+     */
+    const hubDue = (table: string, shot: { mono: number; boardUs: number }): number => {
+      const list = hubTimes.get(table) ?? [];
+      let lo = 0;
+      let hi = list.length - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]![0] <= shot.boardUs) (found = mid), (lo = mid + 1);
+        else hi = mid - 1;
+      }
+      if (found < 0) return shot.mono;
+      const [hitUs, hitHubTime] = list[found]!;
+      return hitHubTime + (shot.boardUs - hitUs) / 1000 + QUIET_WINDOW_MS + hubToMono;
+    };
+    const clockError = segments.map(() => [] as number[]);
+    for (const [table, boardUs, at, hubTime] of received.hits) {
       const i = hitIndex.get(`${table}:${boardUs}`);
       if (i === undefined) continue;
       const hit = hitSent[i]!;
       eventLatency[hit.seg]!.push(at - hit.mono);
+      // How far the hub's board-time mapping placed the hit from when it was sent.
+      clockError[hit.seg]!.push(hubTime + hubToMono - hit.mono);
       arrivedAt.set(i, at - hit.mono);
       const segEnd = hit.seg + 1 < segments.length ? segStart[hit.seg + 1]! : endAt;
       if (at <= segEnd + 1000) onTime[hit.seg]! += 1;
     }
     const shotLatency = segments.map(() => [] as number[]);
     const shotCount = new Map<string, number>();
+    // Each table's shots in the order played, with when the hub's quiet window ran out.
+    const dues = new Map([...shotDueAt].map(([table, shots]) => [table, shots.map((shot) => ({ shot, at: hubDue(table, shot), used: false }))]));
+    const next = new Map<string, number>();
     for (const [table, count, at] of received.states) {
       // A new match's state (shot count back to 0) is no shot; its first shot is.
       const before = shotCount.get(table);
       shotCount.set(table, count);
       if (before === undefined || count <= before) continue;
-      const due = shotDueAt.get(table)?.shift();
-      const seg = due === undefined ? -1 : segmentAt(due);
-      if (due !== undefined && seg >= 0 && due < endAt) shotLatency[seg]!.push(at - due);
+      // The shot a state is for: the last one whose window had run out when it arrived. Not
+      // the next in line: on a starved machine the load generator can pause mid-shot (the
+      // hub then cuts two shots) or the hub late (it then cuts one), and a count would pair
+      // every later state with the wrong shot. A state with no such shot is not counted.
+      const list = dues.get(table) ?? [];
+      let i = next.get(table) ?? -1;
+      while (i + 1 < list.length && list[i + 1]!.at <= at + SHOT_PAIRING_SLACK_MS) i += 1;
+      next.set(table, i);
+      const due = list[i];
+      if (!due || due.used) continue;
+      due.used = true;
+      const seg = segmentAt(due.shot.mono);
+      if (seg >= 0 && due.shot.mono < endAt) shotLatency[seg]!.push(at - due.at);
     }
     const pageHits = segments.map(() => 0);
     const pageLatency = segments.map(() => [] as number[]);
@@ -568,6 +633,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         shotsScored: shotLatency[s]!.length,
         shotP50Ms: round2(quantile(shotLatency[s]!, 0.5)),
         shotP99Ms: round2(quantile(shotLatency[s]!, 0.99)),
+        boardClockP50Ms: round2(quantile(clockError[s]!, 0.5)),
         rssMb: Math.round(Math.max(...inSeg.map((x) => x.rss))),
         hwmMb: Math.round(hwmMb),
         cpuPercent: first && last && spanS > 0 ? Math.round(((last.ticks - first.ticks) / CLOCK_TICKS / spanS) * 100) : NaN,

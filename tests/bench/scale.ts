@@ -63,10 +63,10 @@ async function phase(tables: number, segments: Segment[]): Promise<{ tables: num
 }
 
 const ms = (x: number) => (Number.isNaN(x) ? '–' : x >= 100 ? String(Math.round(x)) : String(x));
-const header = '| tables | segment | frames/s | hits sent / received (lost) / on time | event p50 / p99 ms | shots ended / scored | shot p50 / p99 ms | pages: hits seen, p50 / p99 ms | RSS MB | CPU % | CPU µs per frame (run) | run-queue wait % | load avg | shed | after the flood: normal in |';
+const header = '| tables | segment | frames/s | hits sent / received (lost) / on time | event p50 / p99 ms | shots ended / scored | shot p50 / p99 ms (board clock p50) | pages: hits seen, p50 / p99 ms | RSS MB | CPU % | CPU µs per frame (run) | run-queue wait % | load avg | shed | after the flood: normal in |';
 const rule = `|${header.split('|').slice(1, -1).map(() => '---').join('|')}|`;
 const row = ({ tables, label, m, shed }: Awaited<ReturnType<typeof phase>>[number], after: boolean) =>
-  `| ${tables} | ${label} | ${m('framesPerSecond')} | ${m('hits')} / ${m('hitsReceived')} (${m('hits') - m('hitsReceived')}) / ${m('hitsOnTime')} | ${ms(m('eventP50Ms'))} / ${ms(m('eventP99Ms'))} | ${m('shots')} / ${m('shotsScored')} | ${ms(m('shotP50Ms'))} / ${ms(m('shotP99Ms'))} | ${PAGES ? `${m('pageHitsReceived')}/${m('pageHits')}, ${ms(m('pageP50Ms'))} / ${ms(m('pageP99Ms'))}` : '–'} | ${m('rssMb')} | ${m('cpuPercent')} | ${m('cpuUsPerFrame')} | ${m('runQueueWaitPercent')} | ${m('loadAverage')} | ${shed} | ${after ? (Number.isFinite(m('recoveryS')) ? `${m('recoveryS')} s` : 'never') : ''} |`;
+  `| ${tables} | ${label} | ${m('framesPerSecond')} | ${m('hits')} / ${m('hitsReceived')} (${m('hits') - m('hitsReceived')}) / ${m('hitsOnTime')} | ${ms(m('eventP50Ms'))} / ${ms(m('eventP99Ms'))} | ${m('shots')} / ${m('shotsScored')} | ${ms(m('shotP50Ms'))} / ${ms(m('shotP99Ms'))} (${ms(m('boardClockP50Ms'))}) | ${PAGES ? `${m('pageHitsReceived')}/${m('pageHits')}, ${ms(m('pageP50Ms'))} / ${ms(m('pageP99Ms'))}` : '–'} | ${m('rssMb')} | ${m('cpuPercent')} | ${m('cpuUsPerFrame')} | ${m('runQueueWaitPercent')} | ${m('loadAverage')} | ${shed} | ${after ? (Number.isFinite(m('recoveryS')) ? `${m('recoveryS')} s` : 'never') : ''} |`;
 
 console.log(`Hub as a venue grows (compiled npm start; boards behind serial servers; ${PAGES ? 'a Chromium page per 8 tables on SSE; ' : ''}${SECONDS} s per segment; median of ${RUNS} runs)`);
 console.log('');
@@ -95,4 +95,5 @@ console.log('');
 const best = held.sort((a, b) => b.framesPerSecond - a.framesPerSecond)[0];
 console.log(`Highest rate held with 0 hits lost and event p99 ≤ ${P99_LIMIT_MS} ms (medians): ${best ? `${best.framesPerSecond} frames/s (${best.label})` : 'none of the rates tried'}`);
 console.log('CPU µs per frame: the hub\'s CPU time over the whole run (every segment and the drain) divided by the frames sent; 1e6 / it is the rate one free core would hold.');
+console.log("Shot latency counts from the end of the hub's own quiet window: the shot's last active frame at the hub's reading of its board time (published with each hit). The board clock column is that reading minus when the frame was sent (median, ms): the hub's offset-and-drift fit, not latency.");
 console.log(`"normal in": seconds after the flood until the last hit later than ${RECOVERED_MS} ms arrived (0: none was). Run-queue wait: the share of the hub's main thread's time spent waiting for a CPU (the machine's load, not the hub's work).`);

@@ -6,14 +6,14 @@ import mqtt from 'mqtt';
 
 const client = await mqtt.connectAsync(process.argv[2], { reconnectPeriod: 0 });
 client.stream.setNoDelay?.(true);
-const hits = []; // [table, boardUs, receivedMs]
+const hits = []; // [table, boardUs, receivedMs, the hub's hubTime]
 const states = []; // [table, shotCount, receivedMs]
 client.on('message', (topic, payload) => {
   const at = Number(process.hrtime.bigint()) / 1e6;
   const table = topic.split('/')[2];
   const message = JSON.parse(payload.toString());
   if (topic.endsWith('/events')) {
-    if (message.sensor === 'rail-hit') hits.push([table, message.boardUs, at]);
+    if (message.sensor === 'rail-hit') hits.push([table, message.boardUs, at, message.hubTime]);
   } else states.push([table, message.shotCount, at]);
 });
 await client.subscribeAsync(['billiards/tables/+/events', 'billiards/tables/+/state'], { qos: 0 });

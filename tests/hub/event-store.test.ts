@@ -32,6 +32,38 @@ describe('event store: group commit of the sensor stream', () => {
     expect(told).toEqual(['a:true', 'b:true', 'c:true']);
   });
 
+  it('a large group (several multi-row INSERTs) keeps every row, its columns and the arrival order', async () => {
+    const { s } = store();
+    const told: number[] = [];
+    const n = 64 * 2 + 37; // two full statements and a remainder
+    for (let i = 0; i < n; i++) s.appendSoon(`t${i % 3}`, i % 2 ? 7 : null, 'sensor', `row-${i}`, i + 0.5, `at-${i}`, { boardUs: i * 10, seq: i, ...(i === 5 ? { ref: 4 } : {}) }, () => told.push(i));
+    expect(s.queuedRows).toBe(n);
+    await tick();
+    expect(told).toEqual([...Array(n).keys()]);
+    const reader = new Database(s.path, { readonly: true });
+    const rows = reader.prepare('SELECT table_id, match_id, kind, body, hub_time, board_us, seq, at, ref FROM log ORDER BY id').all() as Record<string, unknown>[];
+    reader.close();
+    expect(rows).toHaveLength(n);
+    rows.forEach((r, i) => expect(r).toEqual({ table_id: `t${i % 3}`, match_id: i % 2 ? 7 : null, kind: 'sensor', body: `row-${i}`, hub_time: i + 0.5, board_us: i * 10, seq: i, at: `at-${i}`, ref: i === 5 ? 4 : null }));
+  });
+
+  it('with a group commit window, a row after a quiet spell is committed in its turn, and the next ones wait for the window (told only once committed)', async () => {
+    const { s, bodies } = store({ groupCommitMs: 30 });
+    const told: string[] = [];
+    s.appendSoon('t1', null, 'sensor', 'first', 1, 'at', {}, () => told.push('first'));
+    await tick();
+    expect(told).toEqual(['first']); // no commit for 30 ms before it: at once
+    const at = performance.now();
+    s.appendSoon('t1', null, 'sensor', 'second', 2, 'at', {}, () => told.push(`second:${bodies().includes('second')}`));
+    s.appendSoon('t1', null, 'sensor', 'third', 3, 'at', {}, () => told.push('third'));
+    await tick();
+    expect(told).toEqual(['first']); // within the window: both wait, neither is visible
+    expect(bodies()).toEqual(['first']);
+    while (told.length < 3) await new Promise((r) => setTimeout(r, 5));
+    expect(told).toEqual(['first', 'second:true', 'third']);
+    expect(performance.now() - at).toBeGreaterThanOrEqual(25); // the window (timer granularity aside)
+  });
+
   it('a synchronous append commits the queue first: the log keeps arrival order', () => {
     const { s, bodies } = store();
     const told: string[] = [];

@@ -339,4 +339,44 @@ describe('server', () => {
     expect(text).toContain('data-score=\\"13\\"');
     await reader.cancel();
   });
+
+  it('streams the followed table\'s sensor events in order, a turn\'s in one write; a rendered view leaves the vibration frames out', async () => {
+    const { p, stub } = await panel();
+    stub.deliver('billiards/tables/5/state', sampleState('5'));
+    const sensor = (table: string, sensor: string, seq: number, more: Record<string, unknown> = {}) => ({ type: 'sensor', table, at: '2026-12-01T00:00:00.000Z', hubTime: seq, boardUs: seq * 1000, seq, sensor, ...more });
+    const open = async (url: string) => {
+      const reader = (await p.app.request(url)).body!.getReader();
+      let text = '';
+      while (!text.includes('event: state')) text += new TextDecoder().decode((await reader.read()).value);
+      return { reader, read: async () => new TextDecoder().decode((await reader.read()).value) };
+    };
+    const raw = await open('/events/5');
+    const scoreboard = await open('/events/5?view=scoreboard');
+    stub.deliver('billiards/tables/5/events', sensor('5', 'rail-hit', 1, { channel: 0, rail: 'head', amplitude: 120 }));
+    stub.deliver('billiards/tables/6/events', sensor('6', 'rail-hit', 2, { channel: 0, rail: 'head', amplitude: 120 }));
+    stub.deliver('billiards/tables/5/events', sensor('5', 'vibration', 3, { level: 90 }));
+    stub.deliver('billiards/tables/5/events', { ...sensor('5', 'click', 4, { amplitude: 'loud' }) }); // refused: not a number
+    stub.deliver('billiards/tables/5/events', sensor('5', 'click', 5, { amplitude: 80 }));
+    const seqs = (text: string) => [...text.matchAll(/"seq":(\d+)/g)].map((m) => Number(m[1]));
+    const all = await raw.read(); // one write holds the whole turn
+    expect(seqs(all)).toEqual([1, 3, 5]);
+    expect(all.match(/event: table-event\ndata: \{[^\n]*\}\n\n/g)).toHaveLength(3);
+    expect(seqs(await scoreboard.read())).toEqual([1, 5]);
+    await raw.reader.cancel();
+    await scoreboard.reader.cancel();
+  });
+
+  it('the venue overview stream carries states only: no table events', async () => {
+    const { p, stub } = await panel();
+    stub.deliver('billiards/tables/5/state', sampleState('5'));
+    const reader = (await p.app.request('/events?view=overview')).body!.getReader();
+    let text = '';
+    while (!text.includes('event: state')) text += new TextDecoder().decode((await reader.read()).value);
+    stub.deliver('billiards/tables/5/events', { type: 'sensor', table: '5', at: '2026-12-01T00:00:00.000Z', hubTime: 1, boardUs: 1000, seq: 1, sensor: 'rail-hit', channel: 0, amplitude: 120 });
+    stub.deliver('billiards/tables/5/state', sampleState('5', { seq: 9 }));
+    text = '';
+    while (!text.includes('event: state')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).not.toContain('table-event');
+    await reader.cancel();
+  });
 });

@@ -21,7 +21,7 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
     const loggedIn = c.get('session') !== null;
     if (view === 'overview') {
       const lang = requestLang(c, options.language);
-      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: htmlText(overviewFragment(store.list(), now(), loggedIn, store.hubList(), lang)) }), refreshMs: 5000, whole: true });
+      return sseStream(c, { store, registry: d.streams, table: null, payload: () => ({ html: htmlText(overviewFragment(store.list(), now(), loggedIn, store.hubList(), lang)) }), refreshMs: 5000, whole: true, tableEvents: 'none' });
     }
     return sseStream(c, { store, registry: d.streams, table: null, payload: recPayload });
   });
@@ -35,7 +35,7 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
         : view === 'referee'
           ? () => ({ html: htmlText(refereeFragment(store.get(table), table, lang)) })
           : null;
-    return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? render() : {}) }) });
+    return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? render() : {}) }), tableEvents: render ? 'no-status' : 'all' });
   });
 
 }
