@@ -167,9 +167,9 @@ export const configSchema = z.strictObject({
       statusFrames: z.enum(['all', 'changes']).default('all'),
       keepAliveMs: z.number().int().min(1000).max(3_600_000).default(60_000),
       /** Group commit window of the sensor stream (ms, hub/store/event-store.ts): an event waits at most this long more to be stored and published. */
-      groupCommitMs: z.number().min(0).max(20).default(2),
+      groupCommitMs: z.number().min(0).max(20).default(0),
     })
-    .default({ statusFrames: 'all', keepAliveMs: 60_000, groupCommitMs: 2 }),
+    .default({ statusFrames: 'all', keepAliveMs: 60_000, groupCommitMs: 0 }),
   // Up to 128 tables a hub (issue 18: the venue bench runs 16, 64 and 128); a bigger venue bridges hubs.
   tables: z.array(tableSchema).max(128).default([]),
   homeAssistant: z.strictObject({ discovery: z.boolean().default(false), prefix: z.string().default('homeassistant') }).default({ discovery: false, prefix: 'homeassistant' }),
