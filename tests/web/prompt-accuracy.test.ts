@@ -88,7 +88,7 @@ describe.skipIf(skip)('the pre-selected answer against the physics truth, real h
     return page;
   }
 
-  /** The shot as the table's sensors give it to the hub: piezo hits on the rails' channels and clicks, at the physics' times. */
+  /** The shot as the table's sensors give it to the hub: piezo hits on the rails' channels and clicks, at the physics' times and amplitudes. */
   function feed(table: string, shot: Shot): void {
     const source = t.sources.get(table)!;
     const t0 = t.clock.t + 1000;
@@ -98,9 +98,9 @@ describe.skipIf(skip)('the pre-selected answer against the physics truth, real h
       const stamp = { boardUs: t.clock.t * 1000, hubTime: t.clock.t, seq: 0 };
       const event: SensorEvent | null =
         e.kind === 'cushion'
-          ? { type: 'rail-hit', channel: RAIL_CHANNEL[e.rail], amplitude: 120, ...stamp }
+          ? { type: 'rail-hit', channel: RAIL_CHANNEL[e.rail], amplitude: e.amplitude ?? 120, ...stamp }
           : e.kind === 'ball'
-            ? { type: 'click', amplitude: 90, ...stamp }
+            ? { type: 'click', amplitude: e.amplitude ?? 90, ...stamp }
             : e.kind === 'skittle'
               ? { type: 'skittle', index: SKITTLE_SWITCH[e.skittle as keyof typeof SKITTLE_SWITCH], state: 'down', ...stamp }
               : null;
