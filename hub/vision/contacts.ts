@@ -262,7 +262,14 @@ function moverNear(w: Window, tracks: Map<string, TrackSample[]>, R: number, dt:
     if (near.length === 0 || near.some((s) => !s.at)) {
       const before = [...samples].reverse().find((s) => s.t < lo && s.at)?.at;
       const after = samples.find((s) => s.t > hi && s.at)?.at;
-      if (!before || !after || len(sub(before, after)) >= 10) return true;
+      if (before) {
+        if (!after || len(sub(before, after)) >= 10) return true;
+        continue;
+      }
+      // Out of sight since before the shot: a ball resting under the player's arm, unless it
+      // comes out moving or beside this one (the cue ball struck under the cue).
+      const later = samples.filter((s) => s.t > hi && s.at).slice(0, 2).map((s) => s.at!);
+      if (later.length === 0 || len(sub(later[0]!, p)) < 2 * R + 60 || (later.length === 2 && len(sub(later[1]!, later[0]!)) > 3)) return true;
       continue;
     }
     const seen = near.map((s) => s.at!);
