@@ -128,7 +128,12 @@ export class VisionTracker {
         this.state = 'moving';
         this.shotFrom = 0;
         this.stillFrames = 0;
-        this.skittlesBefore = new Map((this.options.skittles ?? []).map((s) => [s.id, this.watchOf(s.id).standingAt(t, this.dt) ? true : (this.watchOf(s.id).state ?? null)]));
+        this.skittlesBefore = new Map(
+          (this.options.skittles ?? []).map((s) => {
+            const w = this.watchOf(s.id);
+            return [s.id, w.standingAt(t, this.dt) ? true : (w.state ?? null)];
+          }),
+        );
         out.push({ type: 'strike' });
       }
       return out;
