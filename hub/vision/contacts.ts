@@ -469,13 +469,16 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
       }
       const off = len(sub(p[i]!, anchor.p));
       if (off < 4 || (i + 1 < run.length && len(sub(p[i + 1]!, anchor.p)) < 4)) continue;
+      // Back in its place a few frames later: its centroid moved (something passed over it), not the ball.
+      const later = p[Math.min(run.length - 1, i + 3)]!;
+      if (len(sub(later, anchor.p)) < 3) continue;
       // Departure between i−1 and i: estimate when it left its place from the first moving samples.
       const j2 = Math.min(run.length - 1, i + 2);
       const v = j2 > i ? scaleV(sub(p[j2]!, p[i]!), 1 / (run[j2]!.t - run[i]!.t)) : ([0, 0] as [number, number]);
       const sp = len(v);
       const back = sp > 1e-6 ? off / sp : dt / 2;
       const tStart = Math.min(run[i]!.t, Math.max(run[i]!.t - back, anchor.t - dt));
-      out.push({ ball, t0: tStart - 0.5 * dt, t1: tStart + 0.5 * dt, pre: { p: anchor.p, v: [0, 0], t: tStart - 0.5 * dt }, post: { p: p[i]!, v, t: run[i]!.t }, later: p[Math.min(run.length - 1, i + 3)]!, departure: true, explained: false });
+      out.push({ ball, t0: tStart - 0.5 * dt, t1: tStart + 0.5 * dt, pre: { p: anchor.p, v: [0, 0], t: tStart - 0.5 * dt }, post: { p: p[i]!, v, t: run[i]!.t }, later, departure: true, explained: false });
       anchor = null;
     }
     // Bends: runs of large second differences.

@@ -61,3 +61,12 @@ describe('slow kisses', () => {
     expect(r.unexplained).toEqual([]);
   });
 });
+
+describe('departures', () => {
+  it('a resting ball whose centroid moves and comes back (a cue passing over it) did not depart: no contact with the ball passing by', () => {
+    const { cue } = kiss([900, 890]);
+    const wobble = resting([900, 890], 40).map((s, k) => (k >= 19 && k <= 20 ? { t: s.t, at: [895, 890] as [number, number] } : s));
+    const r = findContacts({ tracks: new Map([['cue', cue], ['one', resting([2600, 1000], 40)], ['two', wobble]]), dt, ballRadius: R, table, pixelMm });
+    expect(r.events).toEqual([]);
+  });
+});
