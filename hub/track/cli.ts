@@ -110,7 +110,7 @@ export async function trackCommand(argv: string[], io: TrackIO): Promise<number>
         }
         const skittles = a.balls === 'skittles' ? skittleSetup(a.table) : null;
         const initial = a.positions ?? skittles?.initial;
-        tracker = new VisionTracker({ calibration: cal.value, balls: a.balls, ...(skittles ? { skittles: skittles.skittles } : {}), ...(initial ? { initial } : {}) });
+        tracker = new VisionTracker({ calibration: cal.value, balls: a.balls, ...(skittles ? { skittles: skittles.skittles } : {}), ...(skittles?.pockets.length ? { pockets: skittles.pockets } : {}), ...(initial ? { initial } : {}) });
       },
       (frame, i) => emit(tracker!.push(frame, Math.round(i * msPerFrame))),
     );

@@ -88,9 +88,13 @@ export function findContacts(input: ContactInput): ContactResult {
   const floor = Math.max(4, 1.0 * (input.pixelMm ?? 2.5));
   for (const [ball, samples] of input.tracks) windows.push(...windowsOf(ball, samples, dt, floor));
   const events: ContactEvent[] = [];
-  // The strike: the earliest departure.
+  // The strike: the earliest departure, unless a moving (or unseen) ball was there to set it
+  // moving — then the cue ball's own departure went unseen (under the cue) and this one is a
+  // contact: taken for the strike, a slow kiss on a resting ball would vanish and the engine
+  // would call a miss.
   const departures = windows.filter((w) => w.departure).sort((a, b) => a.t0 - b.t0);
-  const strike = departures[0] ?? null;
+  const first = departures[0] ?? null;
+  const strike = first && !moverNear(first, input.tracks, R, dt) ? first : null;
   if (strike) strike.explained = true;
 
   // Cushions, axis by axis.
@@ -157,9 +161,20 @@ export function findContacts(input: ContactInput): ContactResult {
       events.push({ kind: 'ball', balls: hit.firstA ? [a.ball, b.ball] : [b.ball, a.ball], t: hit.t });
     }
   }
-  // A bend at a standing skittle's base is that skittle, not a missed event.
+  // A ball at rest that starts to move was struck by a moving ball. When exactly one ball was
+  // moving within reach then (none out of sight), that is the contact, even if the striker's
+  // own path bent too little to show (a slow or thin kiss).
   for (const w of windows) {
-    if (w.explained) continue;
+    if (w.explained || !w.departure || w === strike) continue;
+    const hit = soleStriker(w, input.tracks, R, dt, floor);
+    if (!hit) continue;
+    w.explained = true;
+    events.push({ kind: 'ball', balls: [hit.ball, w.ball], t: hit.t });
+  }
+  // A bend at a standing skittle's base is that skittle, not a missed event (a departure is not:
+  // a skittle sets no ball moving).
+  for (const w of windows) {
+    if (w.explained || w.departure) continue;
     for (const o of input.obstacles ?? []) if (len(sub(w.pre.p, o.at)) < R + o.radius + 25 + len(w.pre.v) * dt || len(sub(w.post.p, o.at)) < R + o.radius + 25 + len(w.post.v) * dt) w.explained = true;
   }
   // Drop duplicates of one rail hit seen in two overlapping windows, and of one ball–ball
@@ -230,6 +245,89 @@ function partnerPossible(w: Window, tracks: Map<string, TrackSample[]>, R: numbe
     }
   }
   return false;
+}
+
+/**
+ * Was another ball moving within reach of this departing ball when it left its place, or
+ * out of sight then (and not lying still on both sides of the gap)? A ball at rest cannot
+ * set another moving, so only these could have.
+ */
+function moverNear(w: Window, tracks: Map<string, TrackSample[]>, R: number, dt: number): boolean {
+  const lo = w.t0 - 2 * dt;
+  const hi = w.t1 + 2 * dt;
+  const p = w.pre.p;
+  for (const [ball, samples] of tracks) {
+    if (ball === w.ball) continue;
+    const near = samples.filter((s) => s.t >= lo && s.t <= hi);
+    if (near.length === 0 || near.some((s) => !s.at)) {
+      const before = [...samples].reverse().find((s) => s.t < lo && s.at)?.at;
+      const after = samples.find((s) => s.t > hi && s.at)?.at;
+      if (before) {
+        if (!after || len(sub(before, after)) >= 10) return true;
+        continue;
+      }
+      // Out of sight since before the shot: a ball resting under the player's arm, unless it
+      // comes out moving or beside this one (the cue ball struck under the cue).
+      const later = samples.filter((s) => s.t > hi && s.at).slice(0, 2).map((s) => s.at!);
+      if (later.length === 0 || len(sub(later[0]!, p)) < 2 * R + 60 || (later.length === 2 && len(sub(later[1]!, later[0]!)) > 3)) return true;
+      continue;
+    }
+    const seen = near.map((s) => s.at!);
+    const moved = seen.some((q, k) => k > 0 && len(sub(q, seen[k - 1]!)) > 3);
+    if (!moved) continue;
+    for (let k = 0; k < seen.length; k++) {
+      const step = k > 0 ? len(sub(seen[k]!, seen[k - 1]!)) : 0;
+      if (len(sub(seen[k]!, p)) < 2 * R + 20 + step) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The one ball that can have struck a departing ball: moving, its path within two radii (and
+ * the measurement's slack) of the resting ball's place around the departure, with no other
+ * ball moving in reach or out of sight. Null when there is none, or more than one.
+ */
+function soleStriker(w: Window, tracks: Map<string, TrackSample[]>, R: number, dt: number, floor: number): { ball: string; t: number } | null {
+  const lo = w.t0 - 2 * dt;
+  const hi = w.t1 + dt;
+  const p = w.pre.p;
+  const slack = 6 + floor;
+  let found: { ball: string; t: number } | null = null;
+  for (const [ball, samples] of tracks) {
+    if (ball === w.ball) continue;
+    const near = samples.filter((s) => s.t >= lo - dt && s.t <= hi + dt);
+    if (near.length < 2 || near.some((s) => !s.at)) {
+      // Out of sight then: it may have been the striker, unless it lay still far away on both sides.
+      const before = [...samples].reverse().find((s) => s.t < lo && s.at)?.at;
+      const after = samples.find((s) => s.t > hi && s.at)?.at;
+      if (!before || !after || len(sub(before, after)) >= 10 || len(sub(before, p)) < 2 * R + 40) return null;
+      continue;
+    }
+    let closest = { d: Infinity, t: 0 };
+    let enter: number | null = null;
+    for (let k = 1; k < near.length; k++) {
+      const a = near[k - 1]!;
+      const b = near[k]!;
+      const v = sub(b.at!, a.at!);
+      const l2 = v[0] * v[0] + v[1] * v[1];
+      if (l2 < 4) continue; // not moving in this step
+      const d0 = sub(a.at!, p);
+      const f = Math.max(0, Math.min(1, -(d0[0] * v[0] + d0[1] * v[1]) / l2));
+      const d = len([d0[0] + f * v[0], d0[1] + f * v[1]]);
+      // When the centres came to two radii apart (the contact), if they did in this step.
+      const B = 2 * (d0[0] * v[0] + d0[1] * v[1]);
+      const C = d0[0] * d0[0] + d0[1] * d0[1] - 4 * R * R;
+      const disc = B * B - 4 * l2 * C;
+      const e = disc >= 0 ? (-B - Math.sqrt(disc)) / (2 * l2) : null;
+      if (enter === null && e !== null && e >= 0 && e <= 1) enter = a.t + e * (b.t - a.t);
+      if (d < closest.d) closest = { d, t: a.t + f * (b.t - a.t) };
+    }
+    if (closest.d > 2 * R + slack) continue;
+    if (found) return null; // two balls could have struck it
+    found = { ball, t: enter ?? closest.t };
+  }
+  return found;
 }
 
 /** The rail a window's ball was at (centre within a frame's travel and a margin of the rail's line), if any. */
@@ -371,13 +469,16 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
       }
       const off = len(sub(p[i]!, anchor.p));
       if (off < 4 || (i + 1 < run.length && len(sub(p[i + 1]!, anchor.p)) < 4)) continue;
+      // Back in its place a few frames later: its centroid moved (something passed over it), not the ball.
+      const later = p[Math.min(run.length - 1, i + 3)]!;
+      if (len(sub(later, anchor.p)) < 3) continue;
       // Departure between i−1 and i: estimate when it left its place from the first moving samples.
       const j2 = Math.min(run.length - 1, i + 2);
       const v = j2 > i ? scaleV(sub(p[j2]!, p[i]!), 1 / (run[j2]!.t - run[i]!.t)) : ([0, 0] as [number, number]);
       const sp = len(v);
       const back = sp > 1e-6 ? off / sp : dt / 2;
       const tStart = Math.min(run[i]!.t, Math.max(run[i]!.t - back, anchor.t - dt));
-      out.push({ ball, t0: tStart - 0.5 * dt, t1: tStart + 0.5 * dt, pre: { p: anchor.p, v: [0, 0], t: tStart - 0.5 * dt }, post: { p: p[i]!, v, t: run[i]!.t }, later: p[Math.min(run.length - 1, i + 3)]!, departure: true, explained: false });
+      out.push({ ball, t0: tStart - 0.5 * dt, t1: tStart + 0.5 * dt, pre: { p: anchor.p, v: [0, 0], t: tStart - 0.5 * dt }, post: { p: p[i]!, v, t: run[i]!.t }, later, departure: true, explained: false });
       anchor = null;
     }
     // Bends: runs of large second differences.

@@ -2,6 +2,8 @@ import type { Calibration } from './calibration.ts';
 import { findContacts, type ContactEvent, type TrackSample } from './contacts.ts';
 import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
+import { findPockets, type PocketSpec } from './pockets.ts';
+import { fallEvents, SkittleWatch, type FallWindow } from './skittle-falls.ts';
 
 /**
  * The shot tracker: frames in, tracker messages out (CONTRACT §3, `tables/<t>/tracker`).
@@ -21,7 +23,8 @@ export type TrackerMessage =
 export type ShotEventOut =
   | { kind: 'ball'; balls: [string | null, string | null]; t: number }
   | { kind: 'cushion'; rail: 'head' | 'foot' | 'left' | 'right'; ball: string | null; t: number }
-  | { kind: 'skittle'; skittle: string; by: string | null; t: number };
+  | { kind: 'skittle'; skittle: string; by: string | null; t: number }
+  | { kind: 'pocket'; ball: string | null; t: number };
 
 export interface TrackerOptions {
   calibration: Calibration;
@@ -30,6 +33,8 @@ export interface TrackerOptions {
   ballRadius?: number;
   /** Skittle spots to watch (skittle games). */
   skittles?: { id: string; at: [number, number]; base: number; height: number }[];
+  /** Pockets (pocket tables: the seven-skittle games); a ball that runs into one and is not seen again is pocketed. */
+  pockets?: PocketSpec[];
   /** Where each ball lies at the start (tells the two whites apart); default: nearest to the break spots given. */
   initial?: Record<string, [number, number]>;
   /** Grid cell, mm (default DEFAULT_CELL). */
@@ -75,7 +80,7 @@ export class VisionTracker {
   private shotFrom = 0;
   private dt = 0;
   private lastT: number | null = null;
-  private skittleUp = new Map<string, boolean | null>();
+  private skittleWatch = new Map<string, SkittleWatch>();
   /**
    * Since when (ms) the same-coloured balls' identities are in doubt: two detections that
    * could be either ball (their costs within a margin of each other). From then on their
@@ -113,7 +118,7 @@ export class VisionTracker {
     this.trail.push({ t, at });
     this.history.push(obs);
     const out: TrackerMessage[] = [];
-    this.watchSkittles(frame, at);
+    this.watchSkittles(frame, at, t);
     const moving = this.anyMoving();
     if (this.state === 'rest') {
       // Keep a short lead-in before a possible shot.
@@ -123,7 +128,12 @@ export class VisionTracker {
         this.state = 'moving';
         this.shotFrom = 0;
         this.stillFrames = 0;
-        this.skittlesBefore = new Map(this.skittleUp);
+        this.skittlesBefore = new Map(
+          (this.options.skittles ?? []).map((s) => {
+            const w = this.watchOf(s.id);
+            return [s.id, w.standingAt(t, this.dt) ? true : (w.state ?? null)];
+          }),
+        );
         out.push({ type: 'strike' });
       }
       return out;
@@ -147,6 +157,12 @@ export class VisionTracker {
   }
 
   private skittlesBefore = new Map<string, boolean | null>();
+
+  private watchOf(id: string): SkittleWatch {
+    let w = this.skittleWatch.get(id);
+    if (!w) this.skittleWatch.set(id, (w = new SkittleWatch()));
+    return w;
+  }
 
   private assign(dets: Detection[], t: number, partial: Set<string>): Record<string, [number, number] | null> {
     const at: Record<string, [number, number] | null> = {};
@@ -266,7 +282,7 @@ export class VisionTracker {
     return false;
   }
 
-  private watchSkittles(frame: Frame, at: Record<string, [number, number] | null>): void {
+  private watchSkittles(frame: Frame, at: Record<string, [number, number] | null>, t: number): void {
     for (const s of this.options.skittles ?? []) {
       // Only a ball over the sampled disc hides the skittle (balls rest right beside the spot skittles of SK7P-1).
       const covered = Object.values(at).some((p) => p && Math.hypot(p[0] - s.at[0], p[1] - s.at[1]) < this.ballRadius + s.base * 0.3 + 4);
@@ -276,9 +292,9 @@ export class VisionTracker {
       // camera the head-height rays can land on it, the spot's own cloth shows.
       const top = this.detector.objectShare(frame, s.at, s.height, s.base * 0.3);
       const foot = this.detector.objectShare(frame, s.at, 0, s.base * 0.2);
-      const prev = this.skittleUp.get(s.id);
-      if (top > 0.5 && foot > 0.5) this.skittleUp.set(s.id, prev === false ? null : true);
-      else if (top < 0.1 || foot < 0.1) this.skittleUp.set(s.id, prev === undefined ? false : prev === true ? false : prev);
+      const reading = top > 0.5 && foot > 0.5 ? 'up' : top < 0.1 || foot < 0.1 ? 'down' : null;
+      if (!reading) continue;
+      this.watchOf(s.id).observe(reading, t, this.state === 'moving');
     }
   }
 
@@ -293,7 +309,8 @@ export class VisionTracker {
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
     const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
     const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
-    events.push(...this.skittleEvents(tracks));
+    events.push(...this.skittleEvents(tracks, step));
+    if (this.options.pockets?.length) for (const p of findPockets({ tracks, pockets: this.options.pockets, dt: this.dt * step })) events.push({ kind: 'pocket', ball: p.ball, t: Math.round(p.t) });
     // Something bent a path and nothing explains it: an unknown contact, so the engine asks.
     // At a rail with no other ball in reach: a rail hit whose geometry did not fit, ball unknown.
     for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t) } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t) });
@@ -305,7 +322,7 @@ export class VisionTracker {
       if (e.kind === 'ball') {
         // A pair of the two doubted balls is still that pair, whichever is which.
         if (!(e.balls[0] !== null && e.balls[1] !== null && doubted.has(e.balls[0]) && doubted.has(e.balls[1]))) e.balls = [hide(e.balls[0], e.t), hide(e.balls[1], e.t)];
-      } else if (e.kind === 'cushion') e.ball = hide(e.ball, e.t);
+      } else if (e.kind === 'cushion' || e.kind === 'pocket') e.ball = hide(e.ball, e.t);
       else e.by = hide(e.by, e.t);
     }
     const positions: Record<string, [number, number]> = {};
@@ -326,36 +343,25 @@ export class VisionTracker {
     return new Set(this.tracks.filter((b) => count.get(b.colour)! > 1).map((b) => b.id));
   }
 
-  /** A skittle seen standing before the shot and down after it; felled by the one ball that passed it. */
-  private skittleEvents(tracks: Map<string, TrackSample[]>): ShotEventOut[] {
-    const out: ShotEventOut[] = [];
+  /**
+   * A skittle seen standing before the shot and down after it, timed by the frames in which
+   * it went down and felled by the ball that reached it then (skittle-falls.ts).
+   */
+  private skittleEvents(tracks: Map<string, TrackSample[]>, step: number): ShotEventOut[] {
+    const falls: FallWindow[] = [];
+    const shotStart = this.history[0]?.t ?? 0;
     for (const s of this.options.skittles ?? []) {
-      if (this.skittlesBefore.get(s.id) !== true || this.skittleUp.get(s.id) !== false) continue;
-      const reach = this.ballRadius + s.base / 2 + 12;
-      const passes: { ball: string; t: number }[] = [];
-      for (const [ball, samples] of tracks) {
-        let best: { d: number; t: number } | null = null;
-        for (let k = 1; k < samples.length; k++) {
-          const a = samples[k - 1]!.at;
-          const b = samples[k]!.at;
-          if (!a || !b) continue;
-          const c = closest(a, b, s.at);
-          if (!best || c.d < best.d) best = { d: c.d, t: samples[k - 1]!.t + c.f * (samples[k]!.t - samples[k - 1]!.t) };
-        }
-        if (best && best.d < reach) passes.push({ ball, t: best.t });
-      }
-      out.push({ kind: 'skittle', skittle: s.id, by: passes.length === 1 ? passes[0]!.ball : null, t: Math.round(passes[0]?.t ?? this.history.at(-1)!.t) });
+      const w = this.watchOf(s.id);
+      if (this.skittlesBefore.get(s.id) !== true || w.state !== false) continue;
+      const downT = w.downT ?? this.history.at(-1)!.t;
+      const upT = Math.min(downT, w.upT ?? shotStart);
+      falls.push({ skittle: s.id, at: s.at, base: s.base, upT, downT });
     }
-    return out;
+    if (falls.length === 0) return [];
+    // Every frame (not the analysis' every other one): the fall is timed to a frame.
+    const full = step === 1 ? tracks : new Map(this.tracks.map((b) => [b.id, this.history.map((o) => ({ t: o.t, at: o.at[b.id] ?? null }))]));
+    return fallEvents({ falls, tracks: full, ballRadius: this.ballRadius, dt: this.dt }).map((f) => ({ kind: 'skittle', skittle: f.skittle, by: f.by, t: Math.round(f.t) }));
   }
-}
-
-function closest(a: [number, number], b: [number, number], p: [number, number]): { d: number; f: number } {
-  const vx = b[0] - a[0];
-  const vy = b[1] - a[1];
-  const l2 = vx * vx + vy * vy;
-  const f = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * vx + (p[1] - a[1]) * vy) / l2)) : 0;
-  return { d: Math.hypot(a[0] + f * vx - p[0], a[1] + f * vy - p[1]), f };
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;

@@ -122,7 +122,8 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     // The game's skittle spots (all of them: the camera watches every spot of the layout).
     const skittles = skittleGame ? planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], base: 2 * k.radius, height: 60 })) : undefined;
     const initial = Object.fromEntries(shot.start.map((b) => [b.id, [b.p[0], b.p[1]] as [number, number]]));
-    const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), initial });
+    const pockets = shot.table.pockets.map((p) => ({ at: [p.at[0], p.at[1]] as [number, number], radius: p.radius }));
+    const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), ...(pockets.length ? { pockets } : {}), initial });
     const messages: TrackerMessage[] = [];
     let trackMs = 0;
     for (let i = 0; i < clip.frameCount; i++) {
