@@ -18,7 +18,7 @@ describe('board time unwrapping', () => {
 });
 
 describe('clock mapper', () => {
-  it('estimates drift by least squares and offset by the lower envelope of latencies', () => {
+  it('estimates drift through the least-delayed pairs and offset by the lower envelope of latencies', () => {
     const m = new ClockMapper();
     const drift = 150e-6; // board runs 150 ppm slow relative to the hub
     let seed = 7;
@@ -50,5 +50,19 @@ describe('clock mapper', () => {
     for (let ms = 20_100; ms <= 40_000; ms += 100) m.add(ms * 1000, 100 + ms);
     // After 30 s the early pair has left the window: the offset is the others' lower envelope.
     expect(m.toHub(40_000_000)).toBeCloseTo(100 + 40_000, 3);
+  });
+  it('a busy hub\'s changing queueing delay is not read as drift (least-delayed pair per stretch)', () => {
+    // True line: hub = 1000 + board ms (no drift). The hub's load changes over the window: most
+    // pairs arrive up to 60 ms late, early ones latest, and one pair in ten finds the hub idle.
+    const m = new ClockMapper();
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 300; i++) {
+      const boardMs = i * 100;
+      const delay = i % 10 === 3 ? rnd() * 0.5 : rnd() * 60 * (1 - i / 300);
+      m.add(boardMs * 1000, 1000 + boardMs + delay);
+    }
+    expect(Math.abs(m.driftPpm)).toBeLessThan(50);
+    expect(Math.abs(m.toHub(29_900_000) - (1000 + 29_900))).toBeLessThan(1.5);
   });
 });
