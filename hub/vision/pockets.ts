@@ -1,5 +1,4 @@
 import type { TrackSample } from './contacts.ts';
-import { pyramidPocketCircles } from '../rules/skittles/geometry.ts';
 
 /**
  * Pocketed balls, from tracks (pocket tables: the seven-skittle games, SK7P-6/7). A ball
@@ -26,7 +25,18 @@ export interface PocketEvent {
 
 /** The pockets of a pyramid (Russian billiards) table: four corners, two in the middle of the long rails. */
 export function pyramidPockets(table: { length: number; width: number }, ballRadius: number): PocketSpec[] {
-  return pyramidPocketCircles(table, 2 * ballRadius);
+  const d = 2 * ballRadius;
+  const corner = 1.05 * d;
+  const middle = 0.8 * d;
+  const { length: L, width: W } = table;
+  return [
+    { at: [0, 0], radius: corner },
+    { at: [L, 0], radius: corner },
+    { at: [0, W], radius: corner },
+    { at: [L, W], radius: corner },
+    { at: [L / 2, 0], radius: middle },
+    { at: [L / 2, W], radius: middle },
+  ];
 }
 
 /** Rolling resistance, mm/ms² (μ ≈ 0.01): a rolling ball covers at least v²/(2·this) before it stops. */

@@ -1,5 +1,5 @@
 import type { Rail } from '../../../hub/rules/ids.ts';
-import { CAROM_TABLE, PYRAMID_TABLE, pyramidPocketCircles, skittleSpots, type SkittleLayout, type SkittleTable } from '../../../hub/rules/skittles/geometry.ts';
+import { CAROM_TABLE, PYRAMID_TABLE, skittleSpots, type SkittleLayout, type SkittleTable } from '../../../hub/rules/skittles/geometry.ts';
 import type { Vec } from './vec.ts';
 import { gameEntry } from '../../../hub/rules/catalogue.ts';
 
@@ -40,7 +40,16 @@ export function caromTable(skittles: readonly Skittle[] = []): TableGeometry {
 
 /** Six pockets: four corners and the middle of the long rails. A ball's centre entering the circle drops. */
 export function pyramidPockets(length = PYRAMID_SIZE.length, width = PYRAMID_SIZE.width, ball = PYRAMID_SIZE.ball): Pocket[] {
-  return pyramidPocketCircles({ length, width }, ball);
+  const corner = ball * 1.05;
+  const middle = ball * 0.8;
+  return [
+    { at: [0, 0], radius: corner },
+    { at: [length, 0], radius: corner },
+    { at: [0, width], radius: corner },
+    { at: [length, width], radius: corner },
+    { at: [length / 2, 0], radius: middle },
+    { at: [length / 2, width], radius: middle },
+  ];
 }
 
 export function pyramidTable(skittles: readonly Skittle[] = []): TableGeometry {

@@ -107,22 +107,3 @@ export function ballPlaceFree(t: SkittleTable, at: Point, balls: Positions): boo
 }
 
 export const round = (p: Point): readonly [number, number] => [Math.round(p[0] * 10) / 10, Math.round(p[1] * 10) / 10];
-
-/**
- * The pyramid table's six pockets as circles a ball's centre drops into: the four corners and
- * the middle of the long rails, their mouths 1.05 and 0.8 ball diameters. One definition for
- * the physics simulator and the camera tracker.
- */
-export function pyramidPocketCircles(size: TableSize, ball: number): { at: [number, number]; radius: number }[] {
-  const corner = 1.05 * ball;
-  const middle = 0.8 * ball;
-  const { length: L, width: W } = size;
-  return [
-    { at: [0, 0], radius: corner },
-    { at: [L, 0], radius: corner },
-    { at: [0, W], radius: corner },
-    { at: [L, W], radius: corner },
-    { at: [L / 2, 0], radius: middle },
-    { at: [L / 2, W], radius: middle },
-  ];
-}
