@@ -23,7 +23,12 @@ export interface PocketEvent {
   t: number;
 }
 
-/** The pockets of a pyramid (Russian billiards) table: four corners, two in the middle of the long rails. */
+/**
+ * The pockets of a pyramid (Russian billiards) table: four corners, two in the middle of the
+ * long rails — the physics simulator's table (hardware/simulator/physics/table.ts). Defined
+ * here again because hub/vision/ is served to the browser module by module and imports
+ * nothing outside its folder.
+ */
 export function pyramidPockets(table: { length: number; width: number }, ballRadius: number): PocketSpec[] {
   const d = 2 * ballRadius;
   const corner = 1.05 * d;
