@@ -32,6 +32,8 @@ export interface TrackFusionOptions extends FusionOptions {
   skittles?: readonly { id: string; at: readonly [number, number]; radius: number }[];
   /** Error of a clear sighting's centre, mm (default 10). */
   noiseMm?: number;
+  /** Error of the step between two clear sightings of one ball (the centre's jitter; a bias cancels), mm (default 4). */
+  jitterMm?: number;
   /** Extra reach of a contact (cushion give, ball squash), mm (default 6). */
   reachMm?: number;
   /** How long before the sensed fall a ball may have touched the skittle, ms (default 150). */
@@ -40,6 +42,8 @@ export interface TrackFusionOptions extends FusionOptions {
   skittleChainMm?: number;
   /** Hidden stretches up to this many frame intervals are bridged by the neighbours' speeds (default 3). */
   maxGapFrames?: number;
+  /** Told, for each sensor contact, which balls (or pairs) could not be ruled out (diagnosis). */
+  onCandidates?: (index: number, candidates: string[]) => void;
 }
 
 /** The largest speed of any ball, mm/ms (rules/bounds.ts MAX_BALL_SPEED, 12 m/s). */
@@ -68,13 +72,13 @@ interface Segment {
 export class BallPath {
   private readonly segments: Segment[];
 
-  constructor(samples: readonly PathSample[], frameMs: number, noiseMm: number, maxGapFrames: number) {
+  constructor(samples: readonly PathSample[], frameMs: number, jitterMm: number, maxGapFrames: number) {
     const seen = samples.filter((s): s is PathSample & { at: [number, number] } => s.at !== null && s.clear);
     const raw = seen.slice(1).map((s, k) => ({ ta: seen[k]!.t, tb: s.t, a: seen[k]!.at as Vec, b: s.at as Vec }));
     const long = (g: { ta: number; tb: number }) => g.tb - g.ta > maxGapFrames * frameMs + 1;
-    // A chord's speed, with noise on both ends spread over the interval.
-    const speed = (g: { ta: number; tb: number; a: Vec; b: Vec }) => (dist(g.a, g.b) + 2 * noiseMm) / Math.max(g.tb - g.ta, 1);
-    const still = (g: { a: Vec; b: Vec } | undefined) => g !== undefined && dist(g.a, g.b) <= 2 * noiseMm;
+    // A chord's speed, with the jitter of both ends spread over the interval.
+    const speed = (g: { ta: number; tb: number; a: Vec; b: Vec }) => (dist(g.a, g.b) + 2 * jitterMm) / Math.max(g.tb - g.ta, 1);
+    const still = (g: { a: Vec; b: Vec } | undefined) => g !== undefined && dist(g.a, g.b) <= 2 * jitterMm;
     this.segments = raw.map((g, k) => {
       const prev = raw[k - 1];
       const next = raw[k + 1];
@@ -132,7 +136,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   const R = shotPaths.ballRadius;
   const balls = Object.keys(shotPaths.paths);
   const frameMs = medianInterval(shotPaths);
-  const paths = new Map(balls.map((b) => [b, new BallPath(shotPaths.paths[b]!, frameMs, noise, options.maxGapFrames ?? 3)]));
+  const paths = new Map(balls.map((b) => [b, new BallPath(shotPaths.paths[b]!, frameMs, options.jitterMm ?? 4, options.maxGapFrames ?? 3)]));
   const doubt = shotPaths.doubt;
   const tol = options.pathToleranceMs;
   const { length, width } = options.table;
@@ -166,6 +170,9 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     return inDoubt(only!, t1) ? null : only!;
   };
 
+  /** Per skittle event (index): the balls that may have felled it, directly or through a skittle it may have been knocked by (null: not known). */
+  const fellers = new Map<number, Set<string> | null>();
+
   return sensor.events.map((e, index): ShotEvent => {
     if (!isContact(e) || e.t === undefined) return e;
     const tc = e.t - options.offsetMs;
@@ -175,23 +182,33 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       const t0 = tc - tol;
       const t1 = tc + tol;
       const candidates = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
+      options.onCandidates?.(index, [...candidates]);
       return { ...e, ball: single(candidates, t1) };
     }
     if (e.kind === 'skittle') {
       if (e.by !== null) return e;
       const spot = options.skittles?.find((s) => s.id === e.skittle);
+      if (!spot) fellers.set(index, null);
       if (!spot) return e;
-      // Another skittle that fell just before, close enough to knock this one down: the ball is not sure.
-      const chained = sensor.events.some((o, k) => {
-        if (k === index || o.kind !== 'skittle' || o.t === undefined || o.t > e.t! + tol || o.t < e.t! - lead - tol) return false;
+      // A skittle that fell before it, close enough to be knocked or pushed into it: the ball that
+      // felled that one may have felled this one too (SK5-4: the ball that moved the skittle), and a
+      // ball pushing the fallen skittle may be a skittle's length away.
+      const knockers = sensor.events.flatMap((o, k) => {
+        if (k === index || o.kind !== 'skittle' || o.t === undefined || o.t > e.t! + tol) return [];
         const other = options.skittles?.find((s) => s.id === o.skittle);
-        return !other || dist(other.at, spot.at) <= chain;
+        return !other || dist(other.at, spot.at) <= chain ? [k] : [];
       });
-      if (chained) return e;
-      const t0 = tc - tol - lead;
+      const t0 = tc - tol - (knockers.length > 0 ? 2 * lead : lead);
       const t1 = tc + tol;
-      const candidates = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, (p) => dist(p, spot.at)), R + spot.radius + give))), t1);
-      return { ...e, by: single(candidates, t1) };
+      const reach = R + (knockers.length > 0 ? chain : spot.radius) + give;
+      let candidates: Set<string> | null = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, (p) => dist(p, spot.at)), reach))), t1);
+      for (const k of knockers) {
+        const via = k < index ? fellers.get(k) : null;
+        candidates = candidates && via ? new Set([...candidates, ...via]) : null;
+      }
+      fellers.set(index, candidates);
+      options.onCandidates?.(index, candidates ? [...candidates] : ['(chain)']);
+      return { ...e, by: candidates ? single(candidates, t1) : null };
     }
     // A click: the pairs not ruled out.
     if (e.balls[0] !== null && e.balls[1] !== null) return e;
@@ -219,6 +236,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
         }
       }
     }
+    options.onCandidates?.(index, pairs.map((p) => p.join('+')));
     const known = e.balls.find((b) => b !== null) ?? null;
     const fitting = known === null ? pairs : pairs.filter((p) => p.includes(known));
     if (fitting.length === 0) return e;

@@ -41,7 +41,7 @@ describe('track fusion: cushions (issue 16)', () => {
   });
 
   it('null when another ball is near the same rail at that time', () => {
-    const p = paths({ white: path(bounceHead(400, 2, 500)), yellow: path(still([R + 20, 900])), red: path(still([2000, 300])) });
+    const p = paths({ white: path(bounceHead(400, 2, 500)), yellow: path(still([R + 2, 900])), red: path(still([2000, 300])) });
     const [e] = trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts());
     expect(e).toMatchObject({ ball: null });
   });
@@ -144,11 +144,23 @@ describe('track fusion: skittles', () => {
     expect(trackIds({ events: [{ kind: 'skittle', skittle: 'king', by: null, t: 505 }] }, p, opts({ skittles }))[0]).toMatchObject({ by: null });
   });
 
-  it('null when another skittle fell just before, close enough to knock it over', () => {
-    const near = [{ id: 'king', at: spot, radius: 12 }, { id: 'left', at: [1420, 600] as [number, number], radius: 12 }];
-    const p = paths({ cue: path(cue), one: path(still([300, 300])), two: path(still([2500, 1200])) });
-    const sensor: Shot = { events: [{ kind: 'skittle', skittle: 'left', by: null, t: 450 }, { kind: 'skittle', skittle: 'king', by: null, t: 505 }] };
-    expect(trackIds(sensor, p, opts({ skittles: near }))[1]).toMatchObject({ by: null });
+  // Left stands 110 mm from the king: falling, it may knock the king over.
+  const near = [{ id: 'king', at: spot, radius: 12 }, { id: 'left', at: [1420, 600] as [number, number], radius: 12 }];
+  const chain: Shot = { events: [{ kind: 'skittle', skittle: 'left', by: null, t: 450 }, { kind: 'skittle', skittle: 'king', by: null, t: 505 }] };
+
+  it('a skittle knocked over by another: the ball that felled that one, when it is the only one either way (SK5-4)', () => {
+    // The cue runs through the left skittle (t = 450) toward the king.
+    const through = (t: number): [number, number] => [1420, 100 + 2 * Math.max(0, Math.min(t, 560) - 200)];
+    const p = paths({ cue: path(through), one: path(still([300, 300])), two: path(still([2500, 1200])) });
+    expect(trackIds(chain, p, opts({ skittles: near })).map((e) => (e.kind === 'skittle' ? e.by : '?'))).toEqual(['cue', 'cue']);
+  });
+
+  it('null when the skittle that may have knocked it over was felled by another ball', () => {
+    // `one` fells the left skittle at t ≈ 450, the cue passes the king: the king fell by either.
+    const p = paths({ cue: path(cue), one: path(line([1420 - 900, 600 + 40], [2, 0])), two: path(still([2500, 1200])) });
+    const out = trackIds(chain, p, opts({ skittles: near }));
+    expect(out[0]).toMatchObject({ by: 'one' });
+    expect(out[1]).toMatchObject({ by: null });
   });
 
   it('null for a skittle whose spot is not known', () => {
@@ -180,7 +192,7 @@ describe('merging track ids with contact ids', () => {
 
 /**
  * Soundness on physics shots: random strokes on a carom or five-skittle table, the camera's
- * paths sampled at 30 or 60 fps with bounded noise, hidden stretches, unclear sightings
+ * paths sampled at 30 or 60 fps with a bias per ball (within noiseMm) and a jitter per sighting (within jitterMm), hidden stretches, unclear sightings
  * (placed wrongly), a clock error within the tolerance; every id track fusion states must
  * be the truth's.
  */
@@ -189,7 +201,8 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
     seed: fc.integer({ min: 1, max: 2 ** 30 }),
     variant: fc.constantFrom('carom', 'skittles-5'),
     fps: fc.constantFrom(30, 60),
-    noise: fc.double({ min: 0, max: 8, noNaN: true }),
+    bias: fc.double({ min: 0, max: 6, noNaN: true }),
+    jitter: fc.double({ min: 0, max: 3.9, noNaN: true }),
     hideChance: fc.double({ min: 0, max: 0.2, noNaN: true }),
     unclearChance: fc.double({ min: 0, max: 0.2, noNaN: true }),
     clockError: fc.double({ min: -8, max: 8, noNaN: true }),
@@ -228,6 +241,13 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
         const hidden = new Map(ids.map((id) => [id, [] as [number, number][]]));
         for (const id of ids) for (let t = -camShift; t < endMs; t += 50) if (random() < s.hideChance) hidden.get(id)!.push([t, t + 40 + random() * 300]);
         const gauss = () => (random() + random() + random() - 1.5) / 1.5; // within ±1
+        // A centre is off by a bias that drifts slowly (≤ bias, per axis) and a jitter per sighting (≤ jitter in length).
+        const drift = new Map(ids.map((id) => [id, [gauss() * s.bias, gauss() * s.bias] as [number, number]]));
+        const jitter = (): [number, number] => {
+          const a = random() * 2 * Math.PI;
+          const m = random() * s.jitter;
+          return [m * Math.cos(a), m * Math.sin(a)];
+        };
         const samples: Record<string, PathSample[]> = Object.fromEntries(ids.map((id) => [id, [] as PathSample[]]));
         for (let k = 0; k * frame <= endMs + camShift; k++) {
           const tCam = k * frame;
@@ -237,8 +257,10 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
             const id = ids[i]!;
             if (b.gone || hidden.get(id)!.some(([a, z]) => tTruth >= a && tTruth < z)) return samples[id]!.push({ t: tCam, at: null, clear: false });
             const unclear = random() < s.unclearChance;
-            const err = unclear ? 60 : s.noise;
-            samples[id]!.push({ t: tCam, at: [b.p[0] + gauss() * err, b.p[1] + gauss() * err], clear: !unclear });
+            const d = drift.get(id)!;
+            const j = jitter();
+            const off: [number, number] = unclear ? [gauss() * 60, gauss() * 60] : [d[0] + j[0], d[1] + j[1]];
+            samples[id]!.push({ t: tCam, at: [b.p[0] + off[0], b.p[1] + off[1]], clear: !unclear });
           });
         }
         const truth = tl.result.events.filter((e) => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle');
@@ -257,6 +279,7 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
           table: { length: table.length, width: table.width },
           skittles: table.skittles.map((k) => ({ id: k.id, at: k.at, radius: k.radius })),
           noiseMm: 10,
+          jitterMm: 4,
         });
         events += out.length;
         out.forEach((e, k) => {
