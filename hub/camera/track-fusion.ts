@@ -25,7 +25,9 @@ import { fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type Fus
  * make a prompt disappear. Pure: no clock, no I/O.
  */
 export interface TrackFusionOptions extends FusionOptions {
-  /** Largest |true time on the camera clock − (sensor t − offsetMs)|, ms: clock error, exposure, frame stamp jitter. */
+  /** Add to a path sample's `t` to get the sensor shot's `t` (default `offsetMs`; the contact offset may include a reporting delay that frame stamps do not have). */
+  pathOffsetMs?: number;
+  /** Largest |true time on the camera clock − (sensor t − path offset)|, ms: clock error, exposure, frame stamp jitter. */
   pathToleranceMs: number;
   table: { length: number; width: number };
   /** Skittle spots (id as the sensors name them), base radius in mm. */
@@ -175,7 +177,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
 
   return sensor.events.map((e, index): ShotEvent => {
     if (!isContact(e) || e.t === undefined) return e;
-    const tc = e.t - options.offsetMs;
+    const tc = e.t - (options.pathOffsetMs ?? options.offsetMs);
     if (e.kind === 'cushion') {
       if (e.ball !== null) return e;
       const line = railDistance(e.rail, length, width);
@@ -250,8 +252,12 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   });
 }
 
-/** Camera + sensors with the camera's paths: track ids merged with contact fusion's (fusion.ts). */
-export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): FusionReport & { fromTracks: number } {
+/**
+ * Camera + sensors with the camera's paths: track ids merged with contact fusion's (fusion.ts).
+ * `byContacts`: events the camera's contacts alone identified (whether the two readings are of
+ * the same shot at all is judged on those: paths at a wrong time mapping say nothing).
+ */
+export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): FusionReport & { fromTracks: number; byContacts: number } {
   const contacts = fuseContacts(sensor, camera, options);
   const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, options);
   let fromTracks = 0;
@@ -263,7 +269,7 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
   });
   const identified = events.filter((e) => isContact(e) && idCount(e) > 0).length;
   const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs);
-  return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera, fromTracks };
+  return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera, fromTracks, byContacts: contacts.identified };
 }
 
 /** Two readings of one sensor event: what either states and the other does not contradict. */
