@@ -1,3 +1,4 @@
+import { speedRange } from '../rules/bounds.ts';
 import type { Shot, ShotEvent } from '../rules/events.ts';
 import type { PathSample, ShotPaths } from '../vision/tracker.ts';
 import { fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
@@ -16,7 +17,9 @@ import { fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type Fus
  *   or the largest ball speed at all when a neighbour is a longer hidden stretch;
  * - position noise (`noiseMm`) on every sighting.
  * A ball not seen clearly around the time (hidden, in doubt, off the path's ends) cannot be
- * ruled out, unless it lay still in one place on both sides of the gap. An event takes an id
+ * ruled out, unless it lay still in one place on both sides of the gap. The sensor's amplitude
+ * rules out more: an impact of normal speed at least s (rules/bounds.ts `speedRange`) needs a
+ * ball at least that fast at a rail, or two balls whose speeds add up to s at a click. An event takes an id
  * only when exactly one ball (or pair) remains; a click whose remaining pairs all share one
  * ball gives `[ball, null]` (the engine reads that as "this ball was in it", RULES §10).
  *
@@ -109,6 +112,13 @@ export class BallPath {
     return { a: g.a, ra: g.v * (tau - g.ta) + noiseMm, b: g.b, rb: g.v * (g.tb - tau) + noiseMm };
   }
 
+  /** The largest speed bound over [t0, t1], or null when the clear path does not cover it all. */
+  maxSpeed(t0: number, t1: number): number | null {
+    const segs = this.segments;
+    if (segs.length === 0 || t0 < segs[0]!.ta || t1 > segs[segs.length - 1]!.tb) return null;
+    return this.speedOver(t0, t1);
+  }
+
   /** The largest speed bound over [t0, t1] (for the sampling step's allowance). */
   speedOver(t0: number, t1: number): number {
     let v = 0;
@@ -183,7 +193,12 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       const line = railDistance(e.rail, length, width);
       const t0 = tc - tol;
       const t1 = tc + tol;
-      const candidates = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
+      const slowest = speedRange(e.amplitude)[0] / 1000;
+      const tooSlow = (b: string) => {
+        const v = paths.get(b)?.maxSpeed(t0, t1);
+        return v !== null && v !== undefined && v < slowest;
+      };
+      const candidates = widen(new Set(balls.filter((b) => !tooSlow(b) && !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
       options.onCandidates?.(index, [...candidates]);
       return { ...e, ball: single(candidates, t1) };
     }
@@ -217,11 +232,16 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     const t0 = tc - tol;
     const t1 = tc + tol;
     const pairs: [string, string][] = [];
+    const slowest = speedRange(e.amplitude)[0] / 1000;
     for (let i = 0; i < balls.length; i++) {
       for (let j = i + 1; j < balls.length; j++) {
         const x = balls[i]!;
         const y = balls[j]!;
         const other = paths.get(y)!;
+        // Two balls meet at a relative normal speed of at most the sum of their speeds.
+        const vx = paths.get(x)!.maxSpeed(t0, t1);
+        const vy = other.maxSpeed(t0, t1);
+        if (vx !== null && vy !== null && vx + vy < slowest) continue;
         const out = ruledOut(x, t0, t1, (r, tau) => {
           const s = other.at(tau, noise);
           return s ? lowerBetween(r, s) : null;

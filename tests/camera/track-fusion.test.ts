@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { simulateTimeline } from '../../hardware/simulator/video/timeline.ts';
 import { strike } from '../../hardware/simulator/physics/planner.ts';
 import { tableFor } from '../../hardware/simulator/physics/table.ts';
+import { amplitudeOf } from '../../hardware/simulator/physics/sensors.ts';
 import type { Ball } from '../../hardware/simulator/physics/ball.ts';
 import { fuseWithTracks, merge, trackIds, type TrackFusionOptions } from '../../hub/camera/track-fusion.ts';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
@@ -44,6 +45,14 @@ describe('track fusion: cushions (issue 16)', () => {
     const p = paths({ white: path(bounceHead(400, 2, 500)), yellow: path(still([R + 2, 900])), red: path(still([2000, 300])) });
     const [e] = trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts());
     expect(e).toMatchObject({ ball: null });
+  });
+
+  it('a ball lying still against the same rail is ruled out by a hard impact (amplitude), not by a soft one', () => {
+    const p = paths({ white: path(bounceHead(400, 2, 500)), yellow: path(still([R + 1, 900])), red: path(still([2000, 300])) });
+    // Amplitude 90: a normal speed of at least 1.4 m/s, which the still yellow does not have.
+    expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500, amplitude: 90 }] }, p, opts())[0]).toMatchObject({ ball: 'white' });
+    // At the sensor's floor the impact may have been any speed: either ball.
+    expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500, amplitude: 12 }] }, p, opts())[0]).toMatchObject({ ball: null });
   });
 
   it('null when another ball is hidden around that time (and moving)', () => {
@@ -267,8 +276,10 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
         const sensor: Shot = {
           events: truth.map((e): ShotEvent => {
             const t = Math.round((e.t * 1000 + s.clockError) * 10) / 10;
-            if (e.kind === 'ball') return { kind: 'ball', balls: [null, null], t };
-            if (e.kind === 'cushion') return { kind: 'cushion', rail: e.rail, ball: null, t };
+            // The amplitude the piezo reports for the impact's normal speed (the physics' own model).
+            const amplitude = amplitudeOf((e as { speed: number }).speed, random);
+            if (e.kind === 'ball') return { kind: 'ball', balls: [null, null], t, amplitude };
+            if (e.kind === 'cushion') return { kind: 'cushion', rail: e.rail, ball: null, t, amplitude };
             return { kind: 'skittle', skittle: (e as { skittle: string }).skittle as 'king', by: null, t };
           }),
         };
