@@ -204,7 +204,9 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     }
     if (e.kind === 'skittle') {
       if (e.by !== null) return e;
-      const spot = options.skittles?.find((s) => s.id === e.skittle);
+      // A skittle the camera did not see standing on its spot may have stood elsewhere (bounced there): not looked for.
+      const onSpot = !shotPaths.standing || shotPaths.standing.includes(e.skittle);
+      const spot = onSpot ? options.skittles?.find((s) => s.id === e.skittle) : undefined;
       if (!spot) fellers.set(index, null);
       if (!spot) return e;
       // A skittle that fell before it, close enough to be knocked or pushed into it: the ball that

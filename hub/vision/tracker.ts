@@ -70,6 +70,8 @@ export interface ShotPaths {
   paths: Record<string, PathSample[]>;
   ballRadius: number;
   doubt: { balls: string[]; since: number } | null;
+  /** Skittles seen standing on their spots when the shot began (a skittle elsewhere is not looked for at its spot). */
+  standing?: string[];
 }
 
 export interface FrameObservation {
@@ -332,6 +334,7 @@ export class VisionTracker {
       paths: Object.fromEntries(this.tracks.map((b) => [b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null, clear: !o.partial.has(b.id) }))])),
       ballRadius: this.ballRadius,
       doubt: this.identityDoubtSince === null ? null : { balls: [...doubted], since: this.identityDoubtSince - 2 * this.dt },
+      ...(this.options.skittles ? { standing: [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : [])) } : {}),
     };
     const positions: Record<string, [number, number]> = {};
     const tail = frames.slice(-restFrames);

@@ -172,6 +172,12 @@ describe('track fusion: skittles', () => {
     expect(out[1]).toMatchObject({ by: null });
   });
 
+  it('null for a skittle the camera did not see standing on its spot before the shot', () => {
+    const p = { ...paths({ cue: path(cue), one: path(still([300, 300])), two: path(still([2500, 1200])) }), standing: ['head'] };
+    expect(trackIds({ events: [{ kind: 'skittle', skittle: 'king', by: null, t: 505 }] }, p, opts({ skittles }))[0]).toMatchObject({ by: null });
+    expect(trackIds({ events: [{ kind: 'skittle', skittle: 'king', by: null, t: 505 }] }, { ...p, standing: ['king', 'head'] }, opts({ skittles }))[0]).toMatchObject({ by: 'cue' });
+  });
+
   it('null for a skittle whose spot is not known', () => {
     const p = paths({ cue: path(cue), one: path(still([300, 300])), two: path(still([2500, 1200])) });
     expect(trackIds({ events: [{ kind: 'skittle', skittle: 'queen' as 'king', by: null, t: 505 }] }, p, opts({ skittles }))[0]).toMatchObject({ by: null });
