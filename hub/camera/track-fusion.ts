@@ -1,4 +1,3 @@
-import { speedRange } from '../rules/bounds.ts';
 import type { Shot, ShotEvent } from '../rules/events.ts';
 import type { PathSample, ShotPaths } from '../vision/tracker.ts';
 import { fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
@@ -18,8 +17,8 @@ import { fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type Fus
  * - position noise (`noiseMm`) on every sighting.
  * A ball not seen clearly around the time (hidden, in doubt, off the path's ends) cannot be
  * ruled out, unless it lay still in one place on both sides of the gap. The sensor's amplitude
- * rules out more: an impact of normal speed at least s (rules/bounds.ts `speedRange`) needs a
- * ball at least that fast at a rail, or two balls whose speeds add up to s at a click. An event takes an id
+ * is not used to rule out slow balls: a ball frozen against a rail, struck into it and struck
+ * back within one frame, hits hard yet shows no speed between frames. An event takes an id
  * only when exactly one ball (or pair) remains; a click whose remaining pairs all share one
  * ball gives `[ball, null]` (the engine reads that as "this ball was in it", RULES §10).
  *
@@ -77,18 +76,26 @@ interface Segment {
 export class BallPath {
   private readonly segments: Segment[];
 
-  constructor(samples: readonly PathSample[], frameMs: number, jitterMm: number, maxGapFrames: number) {
+  /**
+   * `clicks`: times (camera clock, ± `clickTolMs`) of the sensors' ball–ball contacts. Across
+   * a hidden stretch with a click in it, the ball may have been struck and stopped again unseen:
+   * no speed of its neighbours bounds it there.
+   */
+  constructor(samples: readonly PathSample[], frameMs: number, jitterMm: number, maxGapFrames: number, clicks: readonly number[] = [], clickTolMs = 0) {
     const seen = samples.filter((s): s is PathSample & { at: [number, number] } => s.at !== null && s.clear);
     const raw = seen.slice(1).map((s, k) => ({ ta: seen[k]!.t, tb: s.t, a: seen[k]!.at as Vec, b: s.at as Vec }));
     const long = (g: { ta: number; tb: number }) => g.tb - g.ta > maxGapFrames * frameMs + 1;
     // A chord's speed, with the jitter of both ends spread over the interval.
     const speed = (g: { ta: number; tb: number; a: Vec; b: Vec }) => (dist(g.a, g.b) + 2 * jitterMm) / Math.max(g.tb - g.ta, 1);
     const still = (g: { a: Vec; b: Vec } | undefined) => g !== undefined && dist(g.a, g.b) <= 2 * jitterMm;
+    const hidden = (g: { ta: number; tb: number }) => g.tb - g.ta > 1.5 * frameMs;
+    const struck = (g: { ta: number; tb: number }) => clicks.some((c) => c >= g.ta - clickTolMs && c <= g.tb + clickTolMs);
     this.segments = raw.map((g, k) => {
       const prev = raw[k - 1];
       const next = raw[k + 1];
       let v: number;
-      if (long(g)) {
+      if (hidden(g) && struck(g) && !(still(g) && still(prev) && still(next) && prev && next && !struck(prev) && !struck(next))) v = MAX_SPEED;
+      else if (long(g)) {
         // A long hidden stretch: the ball may have been anywhere its top speed allows, unless it lay still in one place on both sides.
         v = still(g) && still(prev) && still(next) && prev !== undefined && next !== undefined ? 0 : MAX_SPEED;
       } else if ((prev && long(prev)) || (next && long(next))) v = MAX_SPEED;
@@ -110,13 +117,6 @@ export class BallPath {
     }
     const g = segs[lo]!;
     return { a: g.a, ra: g.v * (tau - g.ta) + noiseMm, b: g.b, rb: g.v * (g.tb - tau) + noiseMm };
-  }
-
-  /** The largest speed bound over [t0, t1], or null when the clear path does not cover it all. */
-  maxSpeed(t0: number, t1: number): number | null {
-    const segs = this.segments;
-    if (segs.length === 0 || t0 < segs[0]!.ta || t1 > segs[segs.length - 1]!.tb) return null;
-    return this.speedOver(t0, t1);
   }
 
   /** The largest speed bound over [t0, t1] (for the sampling step's allowance). */
@@ -148,9 +148,10 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   const R = shotPaths.ballRadius;
   const balls = Object.keys(shotPaths.paths);
   const frameMs = medianInterval(shotPaths);
-  const paths = new Map(balls.map((b) => [b, new BallPath(shotPaths.paths[b]!, frameMs, options.jitterMm ?? 4, options.maxGapFrames ?? 3)]));
-  const doubt = shotPaths.doubt;
   const tol = options.pathToleranceMs;
+  const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
+  const paths = new Map(balls.map((b) => [b, new BallPath(shotPaths.paths[b]!, frameMs, options.jitterMm ?? 4, options.maxGapFrames ?? 3, clicks, tol)]));
+  const doubt = shotPaths.doubt;
   const { length, width } = options.table;
 
   /**
@@ -193,12 +194,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       const line = railDistance(e.rail, length, width);
       const t0 = tc - tol;
       const t1 = tc + tol;
-      const slowest = speedRange(e.amplitude)[0] / 1000;
-      const tooSlow = (b: string) => {
-        const v = paths.get(b)?.maxSpeed(t0, t1);
-        return v !== null && v !== undefined && v < slowest;
-      };
-      const candidates = widen(new Set(balls.filter((b) => !tooSlow(b) && !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
+      const candidates = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
       options.onCandidates?.(index, [...candidates]);
       return { ...e, ball: single(candidates, t1) };
     }
@@ -234,16 +230,11 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     const t0 = tc - tol;
     const t1 = tc + tol;
     const pairs: [string, string][] = [];
-    const slowest = speedRange(e.amplitude)[0] / 1000;
     for (let i = 0; i < balls.length; i++) {
       for (let j = i + 1; j < balls.length; j++) {
         const x = balls[i]!;
         const y = balls[j]!;
         const other = paths.get(y)!;
-        // Two balls meet at a relative normal speed of at most the sum of their speeds.
-        const vx = paths.get(x)!.maxSpeed(t0, t1);
-        const vy = other.maxSpeed(t0, t1);
-        if (vx !== null && vy !== null && vx + vy < slowest) continue;
         const out = ruledOut(x, t0, t1, (r, tau) => {
           const s = other.at(tau, noise);
           return s ? lowerBetween(r, s) : null;
