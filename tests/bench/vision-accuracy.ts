@@ -22,6 +22,8 @@ import { READINGS, runStream, summarise, type RowSummary, type ShotRecord, type 
  *                goes; run again with the same file to resume (finished streams are kept)
  * VISION_SUMMARY=1 only summarise VISION_OUT
  * VISION_FULL=1  print the wrong decisions in full
+ * VISION_FUSION_INPUT=1 keep in each shot's record what fusion was given (sensor shot,
+ *                camera shot, ball paths, options, truth), to try fusion again without rendering
  *
  * Only finished streams are counted, and the summary says how many shots that is per row.
  */
