@@ -46,12 +46,14 @@ export interface TrackFusionOptions extends FusionOptions {
   skittleChainMm?: number;
   /** Hidden stretches up to this many frame intervals are bridged by the neighbours' speeds (default 3). */
   maxGapFrames?: number;
-  /** Told, for each sensor contact, which balls (or pairs) could not be ruled out (diagnosis). */
+  /** Told, for each sensor contact, which balls (or pairs, `x+y`) could not be ruled out ('(chain)': not known). */
   onCandidates?: (index: number, candidates: string[]) => void;
 }
 
 /** The largest speed of any ball, mm/ms (rules/bounds.ts MAX_BALL_SPEED, 12 m/s). */
 const MAX_SPEED = 12;
+/** How long a ball must be seen in one place to be taken as at rest, ms. */
+const REST_MS = 200;
 
 type Vec = readonly [number, number];
 
@@ -87,17 +89,31 @@ export class BallPath {
     const long = (g: { ta: number; tb: number }) => g.tb - g.ta > maxGapFrames * frameMs + 1;
     // A chord's speed, with the jitter of both ends spread over the interval.
     const speed = (g: { ta: number; tb: number; a: Vec; b: Vec }) => (dist(g.a, g.b) + 2 * jitterMm) / Math.max(g.tb - g.ta, 1);
-    const still = (g: { a: Vec; b: Vec } | undefined) => g !== undefined && dist(g.a, g.b) <= 2 * jitterMm;
     const hidden = (g: { ta: number; tb: number }) => g.tb - g.ta > 1.5 * frameMs;
     const struck = (g: { ta: number; tb: number }) => clicks.some((c) => c >= g.ta - clickTolMs && c <= g.tb + clickTolMs);
+    /**
+     * At rest at sighting i: seen clearly, frame after frame, in one place (within twice the
+     * jitter) for REST_MS on that side. A ball at rest moves only when struck (a click), and one
+     * slower than that (≤ 2·jitter per REST_MS) stops within a few mm.
+     */
+    const restAt = (i: number, dir: -1 | 1): boolean => {
+      const here = seen[i]!;
+      for (let j = i + dir; j >= 0 && j < seen.length; j += dir) {
+        const s = seen[j]!;
+        if (Math.abs(s.t - seen[j - dir]!.t) > 1.5 * frameMs || dist(s.at, here.at) > 2 * jitterMm) return false;
+        if (Math.abs(s.t - here.t) >= REST_MS) return true;
+      }
+      return false;
+    };
     this.segments = raw.map((g, k) => {
       const prev = raw[k - 1];
       const next = raw[k + 1];
       let v: number;
-      if (hidden(g) && struck(g) && !(still(g) && still(prev) && still(next) && prev && next && !struck(prev) && !struck(next))) v = MAX_SPEED;
+      // Hidden with a click in it: the ball may have been struck (and stopped or turned back) unseen.
+      if (hidden(g) && struck(g)) v = MAX_SPEED;
       else if (long(g)) {
-        // A long hidden stretch: the ball may have been anywhere its top speed allows, unless it lay still in one place on both sides.
-        v = still(g) && still(prev) && still(next) && prev !== undefined && next !== undefined ? 0 : MAX_SPEED;
+        // A long hidden stretch: anywhere its top speed allows, unless it lay at rest in one place on both sides and nothing struck anything meanwhile.
+        v = restAt(k, -1) && restAt(k + 1, 1) && dist(g.a, g.b) <= 2 * jitterMm ? 0 : MAX_SPEED;
       } else if ((prev && long(prev)) || (next && long(next))) v = MAX_SPEED;
       else v = Math.min(MAX_SPEED, 1.5 * Math.max(speed(g), prev ? speed(prev) : 0, next ? speed(next) : 0));
       return { ...g, v };
@@ -272,11 +288,16 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
  */
 export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): FusionReport & { fromTracks: number; byContacts: number } {
   const contacts = fuseContacts(sensor, camera, options);
-  const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, options);
+  const possible = new Map<number, string[]>();
+  const onCandidates = (i: number, candidates: string[]) => {
+    possible.set(i, candidates);
+    options.onCandidates?.(i, candidates);
+  };
+  const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, { ...options, onCandidates });
   let fromTracks = 0;
   const events = sensor.events.map((e, k) => {
     if (!isContact(e)) return contacts.events[k]!;
-    const merged = merge(contacts.events[k] as Contact, tracked[k] as Contact);
+    const merged = merge(contacts.events[k] as Contact, tracked[k] as Contact, possible.get(k));
     if (idCount(merged) > idCount(contacts.events[k]!)) fromTracks += 1;
     return merged;
   });
@@ -285,11 +306,24 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
   return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera, fromTracks, byContacts: contacts.identified };
 }
 
-/** Two readings of one sensor event: what either states and the other does not contradict. */
-export function merge(a: Contact, b: Contact): Contact {
-  if (a.kind === 'cushion' && b.kind === 'cushion') return { ...a, ball: one(a.ball, b.ball) };
-  if (a.kind === 'skittle' && b.kind === 'skittle') return { ...a, by: one(a.by, b.by) };
+/**
+ * Two readings of one sensor event (a: the contacts', b: the paths'): what either states and the
+ * other does not contradict. `possible`: what the paths did not rule out (balls, or pairs as
+ * `x+y`; '(chain)': not known) — a camera contact naming a ball the paths put surely elsewhere
+ * is contradicted too (the camera's contact was another one, or its id is wrong).
+ */
+export function merge(a: Contact, b: Contact, possible?: readonly string[]): Contact {
+  const vetoes = possible !== undefined && !possible.includes('(chain)');
+  const allowed = (x: string | null) => x === null || !vetoes || possible!.includes(x);
+  if (a.kind === 'cushion' && b.kind === 'cushion') return { ...a, ball: allowed(a.ball) ? one(a.ball, b.ball) : null };
+  if (a.kind === 'skittle' && b.kind === 'skittle') return { ...a, by: allowed(a.by ?? null) ? one(a.by ?? null, b.by ?? null) : null };
   if (a.kind === 'ball' && b.kind === 'ball') {
+    if (vetoes) {
+      const pairs = possible!.map((p) => p.split('+'));
+      const [x, y] = a.balls;
+      const fits = x !== null && y !== null ? pairs.some((p) => p.includes(x) && p.includes(y)) : [x, y].every((v) => v === null || pairs.some((p) => p.includes(v)));
+      if (!fits) return { ...a, balls: [null, null] };
+    }
     const x = a.balls.filter((v): v is string => v !== null);
     const y = b.balls.filter((v): v is string => v !== null);
     const [big, small] = x.length >= y.length ? [x, y] : [y, x];

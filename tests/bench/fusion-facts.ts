@@ -8,7 +8,7 @@ import type { ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
  * `npx tsx tests/bench/fusion-facts.ts RUN.jsonl`: fusion tried again, without rendering, on
  * the shots of an `accuracy:vision` run written with VISION_FUSION_INPUT=1. Per game and frame
  * rate, each sensor contact's ids as the contact fusion, the track fusion and the two merged
- * state them against the truth: f(ull), p(artial), n(ull), W(RONG) — with every wrong one listed.
+ * (as `fuseWithTracks` does) state them against the truth: f(ull), p(artial), n(ull), W(RONG) — with every wrong one listed.
  * A fact count, not a decision count (the engine's inference is not replayed).
  */
 type Contact = Extract<ShotEvent, { kind: 'ball' | 'cushion' | 'skittle' }>;
@@ -35,10 +35,11 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
   const count = rows.get(key) ?? new Map<string, number>();
   rows.set(key, count);
   const contacts = fuseContacts(sensors, camera, options).events;
-  const tracked = trackIds({ events: sensors.events.map(unknownIds) } as Shot, paths, options);
+  const possible = new Map<number, string[]>();
+  const tracked = trackIds({ events: sensors.events.map(unknownIds) } as Shot, paths, { ...options, onCandidates: (k, c) => possible.set(k, c) });
   truth.forEach((t, i) => {
     if (t.kind !== 'ball' && t.kind !== 'cushion' && t.kind !== 'skittle') return;
-    const readings: [string, ShotEvent][] = [['contacts', contacts[i]!], ['tracks', tracked[i]!], ['merged', merge(contacts[i] as Contact, tracked[i] as Contact)]];
+    const readings: [string, ShotEvent][] = [['contacts', contacts[i]!], ['tracks', tracked[i]!], ['merged', merge(contacts[i] as Contact, tracked[i] as Contact, possible.get(i))]];
     for (const [name, e] of readings) {
       const stated = ids(e).filter((x): x is string => x !== null);
       const want = ids(t);
