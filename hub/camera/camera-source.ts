@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TrackerMessage } from '../pipeline/tracker.ts';
 import type { CameraConfig } from '../config/schema.ts';
-import type { ProcessorSpec } from './frame-processor.ts';
+import type { CameraPaths, ProcessorSpec } from './frame-processor.ts';
 import type { CameraStats, FromWorker, ToWorker, WorkerConfig } from './frame-worker.ts';
 
 /**
@@ -21,7 +21,7 @@ export interface CameraSourceOptions {
   /** Hub clock (ms) and wall clock, to put the worker's times on the hub's clock. */
   now: () => number;
   /** A detector message, the hub time of the source's t = 0, the worker's latency, and the frame's t. */
-  onMessage: (message: TrackerMessage, timeBase: number, latencyMs: number, frameT: number) => void;
+  onMessage: (message: TrackerMessage, timeBase: number, latencyMs: number, frameT: number, paths?: CameraPaths) => void;
   /** Each stats report (about once a second), with each frame's latency since the last (arrival → detector done, ms). */
   onStats?: (stats: CameraStats, frameLatencies: number[]) => void;
   onError?: (error: string) => void;
@@ -76,7 +76,7 @@ export class CameraSource {
           resolve();
         } else if (m.type === 'tracker') {
           this.messages += 1;
-          this.opts.onMessage(m.message, this.timeBase ?? this.opts.now(), m.latencyMs, m.t);
+          this.opts.onMessage(m.message, this.timeBase ?? this.opts.now(), m.latencyMs, m.t, m.paths);
         } else if (m.type === 'stats') {
           this.stats = m.stats;
           this.opts.onStats?.(m.stats, m.frameLatencies);

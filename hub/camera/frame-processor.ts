@@ -1,4 +1,5 @@
 import type { TrackerMessage } from '../pipeline/tracker.ts';
+import type { ShotPaths } from '../vision/tracker.ts';
 
 /**
  * The seam between the hub's camera plumbing (sources, worker, clips, health) and the
@@ -20,6 +21,14 @@ export interface FrameProcessor {
   push(frame: VideoFrame): TrackerMessage[];
   /** Where each ball is in the last frame pushed, image pixels (drawn over the replay clips). */
   positions?(): Record<string, [number, number]> | null;
+  /** The paths of the shot the last `shot` message reported, for track fusion (hub/camera/track-fusion.ts). */
+  shotPaths?(): CameraPaths | null;
+}
+
+/** A shot's ball paths (table mm, frames' clock) with the geometry track fusion needs. */
+export interface CameraPaths extends ShotPaths {
+  table: { length: number; width: number };
+  skittles?: { id: string; at: [number, number]; radius: number }[];
 }
 
 /**

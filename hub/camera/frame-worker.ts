@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TrackerMessage } from '../pipeline/tracker.ts';
 import { FFMPEG, captureArgs, clipArgs } from './ffmpeg.ts';
-import { frameBytes, type CreateFrameProcessor, type FrameProcessor, type ProcessorSpec } from './frame-processor.ts';
+import { frameBytes, type CameraPaths, type CreateFrameProcessor, type FrameProcessor, type ProcessorSpec } from './frame-processor.ts';
 import { FrameRing } from './frame-ring.ts';
 import { MotionMeter, detectionState } from './motion.ts';
 import { RawFrameSplitter, Y4mReader } from './y4m.ts';
@@ -65,7 +65,7 @@ export interface CameraStats {
 
 export type FromWorker =
   | { type: 'started'; wallMs: number; width: number; height: number; fps: number }
-  | { type: 'tracker'; message: TrackerMessage; t: number; latencyMs: number }
+  | { type: 'tracker'; message: TrackerMessage; t: number; latencyMs: number; paths?: CameraPaths }
   | { type: 'stats'; stats: CameraStats; frameLatencies: number[] }
   | { type: 'clip'; id: string; ok: boolean; path: string; error?: string; frames: number }
   | { type: 'error'; error: string }
@@ -281,7 +281,9 @@ function process1(f: { data: Uint8Array; t: number; at: number }): void {
     if (message.type === 'shot') tracks.contacts(message.shot.events);
     if (message.type === 'strike') inShot = true;
     if (message.type === 'rest') inShot = false;
-    post({ type: 'tracker', message, t: f.t, latencyMs: done - f.at });
+    // A shot goes with its paths (track fusion in the hub), when the detector keeps them.
+    const paths = message.type === 'shot' ? processor.shotPaths?.() : null;
+    post({ type: 'tracker', message, t: f.t, latencyMs: done - f.at, ...(paths ? { paths } : {}) });
   }
 }
 

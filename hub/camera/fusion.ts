@@ -51,6 +51,13 @@ function sameKind(a: Contact, b: Contact): boolean {
 }
 
 export function fuseShot(sensor: Shot, camera: Shot, options: FusionOptions): FusionReport {
+  const contacts = fuseContacts(sensor, camera, options);
+  const { shot, unknown } = withCameraFacts(sensor, contacts.events, camera, options.offsetMs);
+  return { shot, identified: contacts.identified, unknown, unmatchedCamera: contacts.unmatchedCamera };
+}
+
+/** The sensor events, one for one (same index), with the ids the camera's contacts surely give. */
+export function fuseContacts(sensor: Shot, camera: Shot, options: FusionOptions): { events: ShotEvent[]; identified: number; unmatchedCamera: number } {
   const { offsetMs, toleranceMs } = options;
   if (!(toleranceMs >= 0) || !Number.isFinite(offsetMs)) throw new Error('fusion: toleranceMs must be ≥ 0 and offsetMs finite');
   const s = sensor.events.map((e, i) => ({ e, i })).filter((x): x is { e: Contact; i: number } => isContact(x.e));
@@ -82,18 +89,26 @@ export function fuseShot(sensor: Shot, camera: Shot, options: FusionOptions): Fu
     events[se.i] = fused;
     if (knownIds(fused) > 0) identified += 1;
   });
-  const unknown = s.filter((se) => idsMissing(events[se.i]!)).length;
+  return { events, identified, unmatchedCamera };
+}
+
+/**
+ * The fused shot from the sensor events with their ids (one for one with `sensor.events`):
+ * the camera's off-table and pocket events placed among them by time, and its resting places.
+ */
+export function withCameraFacts(sensor: Shot, events: readonly ShotEvent[], camera: Shot, offsetMs: number): { shot: Shot; unknown: number } {
+  const unknown = events.filter((e) => isContact(e) && idsMissing(e)).length;
   // Off-table and pocket events the sensor shot already has (entered by the referee) are not doubled.
   const already = new Set(sensor.events.flatMap((e) => (e.kind === 'off-table' || e.kind === 'pocket' ? [`${e.kind}:${e.ball}`] : [])));
   const cameraOnly = camera.events.filter((e) => (e.kind === 'off-table' || e.kind === 'pocket') && !already.has(`${e.kind}:${e.ball}`));
-  const withCameraOnly = insertByTime(events, cameraOnly, offsetMs);
+  const withCameraOnly = insertByTime([...events], cameraOnly, offsetMs);
   const shot: Shot = { ...sensor, events: withCameraOnly };
   if (camera.positions) shot.positions = camera.positions;
-  return { shot, identified, unknown, unmatchedCamera };
+  return { shot, unknown };
 }
 
 /** A sensor event as the sensors alone tell it: every ball id unknown. */
-function unknownIds(e: ShotEvent): ShotEvent {
+export function unknownIds(e: ShotEvent): ShotEvent {
   if (e.kind === 'ball') return { ...e, balls: [null, null] };
   if (e.kind === 'cushion') return { ...e, ball: null };
   if (e.kind === 'skittle') return { ...e, by: null };

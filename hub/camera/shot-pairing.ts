@@ -1,11 +1,13 @@
 import type { Shot, ShotEvent } from '../rules/events.ts';
 import { fuseShot } from './fusion.ts';
+import type { CameraPaths } from './frame-processor.ts';
+import { fuseWithTracks } from './track-fusion.ts';
 
 /**
  * A table in `camera+sensors` scoring gets each shot twice: the segmenter cuts the sensors'
  * shot when the table goes quiet, the camera's detector reports its shot when the balls
  * rest. Whichever comes first waits here for the other (at most `waitMs`); the pair is
- * fused (fusion.ts) and scored once. The sensors' readings wait in order: a camera whose
+ * fused (fusion.ts, or track-fusion.ts when the camera sent its ball paths) and scored once. The sensors' readings wait in order: a camera whose
  * detector runs behind (a busy hub) by more than a shot still meets each shot's sensors;
  * a camera reading whose contacts come before the waiting sensors' shot began belongs to
  * a shot already scored, and is late. A shot whose partner never comes is scored alone:
@@ -37,6 +39,8 @@ interface CameraReading {
   /** Hub time (ms) of the camera's `t` = 0, or null when unknown (no strike seen). */
   timeBase: number | null;
   at: number;
+  /** The shot's ball paths (the hub's own detector): fused by track fusion. */
+  paths?: CameraPaths;
 }
 
 export interface PairingCounts {
@@ -67,11 +71,11 @@ export class ShotPairing {
     this.pair();
   }
 
-  cameraShot(shot: Shot, timeBase: number | null, now: number): void {
+  cameraShot(shot: Shot, timeBase: number | null, now: number, paths?: CameraPaths): void {
     if (this.camera) this.flushCamera();
     const head = this.sensors[0];
     if (head ? this.before(shot, timeBase, head.startedAt) : this.alone?.kind === 'sensors' && (timeBase ?? now) < this.alone.at) return this.late(shot);
-    this.camera = { shot, timeBase, at: now };
+    this.camera = { shot, timeBase, at: now, ...(paths ? { paths } : {}) };
     this.pair();
   }
 
@@ -113,13 +117,18 @@ export class ShotPairing {
       this.opts.score({ events: sensor.events }, 'sensors-alone');
       return;
     }
-    const fused = fuseShot({ events: sensor.events }, camera.shot, {
+    const contactOptions = {
       offsetMs: camera.timeBase - sensor.startedAt - this.opts.frameMs / 2,
       toleranceMs: this.opts.frameMs / 2 + this.opts.clockToleranceMs,
-    });
+    };
+    // A path's times are its frames' own stamps: off by the clock mapping only.
+    const fused = camera.paths
+      ? fuseWithTracks({ events: sensor.events }, camera.shot, camera.paths, { ...contactOptions, pathOffsetMs: camera.timeBase - sensor.startedAt, pathToleranceMs: this.opts.clockToleranceMs, table: camera.paths.table, ...(camera.paths.skittles ? { skittles: camera.paths.skittles } : {}) })
+      : fuseShot({ events: sensor.events }, camera.shot, contactOptions);
     const cameraContacts = camera.shot.events.filter((e) => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle').length;
     const sensorContacts = sensor.events.filter((e) => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle').length;
-    if (cameraContacts > 0 && sensorContacts > 0 && fused.identified === 0 && fused.unmatchedCamera === cameraContacts) {
+    const byContacts = 'byContacts' in fused ? fused.byContacts : fused.identified;
+    if (cameraContacts > 0 && sensorContacts > 0 && byContacts === 0 && fused.unmatchedCamera === cameraContacts) {
       // Not one contact lines up: two different shots (or clocks far apart). Nothing of the camera's is used.
       this.counts.notTheSameShot += 1;
       this.opts.score({ events: sensor.events }, 'not-the-same-shot');

@@ -8,7 +8,7 @@ import type { HubClock } from '../tables/clock.ts';
 import type { TableService } from '../tables/table-service.ts';
 import { CameraSource, type ClipResult } from './camera-source.ts';
 import { ClipStore, type ClipInfo } from './clips.ts';
-import type { ProcessorSpec } from './frame-processor.ts';
+import type { CameraPaths, ProcessorSpec } from './frame-processor.ts';
 import type { CameraStats } from './frame-worker.ts';
 import { CalibrationStore } from './calibration-store.ts';
 import { visionOptions, type VisionOptions } from './vision-processor.ts';
@@ -85,9 +85,9 @@ export class TableCameras {
       processor: detector && camera.detector ? { ...detector, options: { ...(detector.options as object | undefined), ...camera.detector } } : detector,
       realtime: this.opts.realtime,
       now: () => this.opts.clock.now(),
-      onMessage: (m, timeBase, latencyMs, frameT) => {
+      onMessage: (m, timeBase, latencyMs, frameT, paths) => {
         this.latency.observe(latencyMs);
-        this.message(table, config, m, timeBase, frameT);
+        this.message(table, config, m, timeBase, frameT, paths);
       },
       onStats: (stats, frameLatencies) => {
         for (const ms of frameLatencies) this.frameLatency.observe(ms);
@@ -105,7 +105,7 @@ export class TableCameras {
     source.start().catch((e: Error) => this.opts.log('error', 'camera did not start', { table: config.id, error: e.message }));
   }
 
-  private message(table: TableService, config: TableConfig, m: TrackerMessage, timeBase: number, frameT: number): void {
+  private message(table: TableService, config: TableConfig, m: TrackerMessage, timeBase: number, frameT: number, paths?: CameraPaths): void {
     if (config.scoring !== 'camera' && config.scoring !== 'camera+sensors') return; // health and clips only
     try {
       if (m.type === 'strike') {
@@ -121,7 +121,7 @@ export class TableCameras {
         const applied = table.trackerShot({ ...m.shot, events });
         if (!applied.ok) this.opts.log('warn', 'camera shot refused', { table: table.id, error: applied.error });
       } else {
-        const applied = table.cameraShot(m.shot, timeBase);
+        const applied = table.cameraShot(m.shot, timeBase, paths);
         if (!applied.ok) this.opts.log('warn', 'camera shot refused', { table: table.id, error: applied.error });
       }
     } catch (e) {

@@ -50,6 +50,12 @@ export const createFrameProcessor: CreateFrameProcessor = ({ width, height, corn
         return parsed.value;
       });
     },
+    shotPaths: () =>
+      tracker.lastShotPaths && {
+        ...tracker.lastShotPaths,
+        table: o.table,
+        ...(skittles ? { skittles: skittles.skittles.map((s) => ({ id: s.id, at: s.at, radius: s.base / 2 })) } : {}),
+      },
     positions: () => {
       const at = tracker.latest?.at;
       if (!at) return null;

@@ -14,6 +14,7 @@ import { SensorIntake } from './sensor-intake.ts';
 import { StateProjection } from './state-projection.ts';
 import type { StatusFrameMode } from '../pipeline/status-frames.ts';
 import { ShotPairing, type PairedBy } from '../camera/shot-pairing.ts';
+import type { CameraPaths } from '../camera/frame-processor.ts';
 
 export type { TableCounters };
 
@@ -117,9 +118,9 @@ export class TableService {
    * `camera+sensors`: the camera's shot, its `t` counted from hub time `timeBase` (null: not
    * known), waits for the sensors' shot of the same play and is fused with it.
    */
-  cameraShot(shot: Shot, timeBase: number | null): Result<void> {
+  cameraShot(shot: Shot, timeBase: number | null, paths?: CameraPaths): Result<void> {
     if (!this.pairing) return this.input({ kind: 'shot', shot: this.session.withNextShot(shot) });
-    this.pairing.cameraShot(shot, timeBase, this.deps.clock.now());
+    this.pairing.cameraShot(shot, timeBase, this.deps.clock.now(), paths);
     return ok(undefined);
   }
 

@@ -59,6 +59,26 @@ interface BallTrack {
   missed: number;
 }
 
+/** One sighting of a ball in a shot's path: where (null: not seen) and whether nothing was over it. */
+export interface PathSample {
+  t: number;
+  at: [number, number] | null;
+  clear: boolean;
+}
+
+/**
+ * The last shot's paths (every frame, on the frames' clock), for fusion with the sensors
+ * (hub/camera/track-fusion.ts). `doubt`: from `since` (ms) on, the balls named may be
+ * swapped with each other (same colour, identities in doubt).
+ */
+export interface ShotPaths {
+  paths: Record<string, PathSample[]>;
+  ballRadius: number;
+  doubt: { balls: string[]; since: number } | null;
+  /** Skittles seen standing on their spots when the shot began (a skittle elsewhere is not looked for at its spot). */
+  standing?: string[];
+}
+
 export interface FrameObservation {
   t: number;
   at: Record<string, [number, number] | null>;
@@ -88,6 +108,8 @@ export class VisionTracker {
    * a swap. Kept across shots: once in doubt, the doubt does not go away by itself.
    */
   identityDoubtSince: number | null = null;
+  /** The paths of the last shot analysed (set with each `shot` message). */
+  lastShotPaths: ShotPaths | null = null;
   /** The latest frame's observation (for drawing overlays). */
   latest: FrameObservation | null = null;
   /** Every observation since the start (positions only), for overlays and tests. */
@@ -325,6 +347,12 @@ export class VisionTracker {
       } else if (e.kind === 'cushion' || e.kind === 'pocket') e.ball = hide(e.ball, e.t);
       else e.by = hide(e.by, e.t);
     }
+    this.lastShotPaths = {
+      paths: Object.fromEntries(this.tracks.map((b) => [b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null, clear: !o.partial.has(b.id) }))])),
+      ballRadius: this.ballRadius,
+      doubt: this.identityDoubtSince === null ? null : { balls: [...doubted], since: this.identityDoubtSince - 2 * this.dt },
+      ...(this.options.skittles ? { standing: [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : [])) } : {}),
+    };
     const positions: Record<string, [number, number]> = {};
     const tail = frames.slice(-restFrames);
     for (const b of this.tracks) {

@@ -2,12 +2,14 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { fuseShot } from '../../hub/camera/fusion.ts';
+import { fuseWithTracks } from '../../hub/camera/track-fusion.ts';
 import { READINGS, runStream, summarise, type RowSummary, type ShotRecord, type StreamSpec } from '../../hardware/simulator/video/accuracy.ts';
 
 /**
  * `npm run accuracy:vision` (also `npm run accuracy -- vision`): accuracy over rendered
- * physics shots, each read three ways — camera alone (issue 15), sensors alone, and
- * camera + sensors fused (issue 16) — from one rendering.
+ * physics shots, each read four ways — camera alone (issue 15), sensors alone, and
+ * camera + sensors fused (issue 16) by the camera's contacts only and with its paths
+ * (track fusion) — from one rendering.
  *
  * VISION_SHOTS   shots per game and frame rate (default 20), in streams of VISION_STREAM
  *                (default 20) match shots from a break
@@ -20,6 +22,8 @@ import { READINGS, runStream, summarise, type RowSummary, type ShotRecord, type 
  *                goes; run again with the same file to resume (finished streams are kept)
  * VISION_SUMMARY=1 only summarise VISION_OUT
  * VISION_FULL=1  print the wrong decisions in full
+ * VISION_FUSION_INPUT=1 keep in each shot's record what fusion was given (sensor shot,
+ *                camera shot, ball paths, options, truth), to try fusion again without rendering
  *
  * Only finished streams are counted, and the summary says how many shots that is per row.
  */
@@ -41,7 +45,7 @@ if (!isMainThread) {
       return;
     }
     try {
-      runStream(spec, (r) => parentPort!.postMessage(r), fuseShot);
+      runStream(spec, (r) => parentPort!.postMessage(r), fuseShot, fuseWithTracks);
       parentPort!.postMessage({ type: 'stream', variant: spec.variant, fps: spec.fps, stream: spec.stream, attempt: spec.attempt, shots: spec.shots } satisfies StreamDone);
     } catch (e) {
       // A defect in one stream is reported and left unfinished (not counted); the others go on.
@@ -130,7 +134,7 @@ function printTables(rows: RowSummary[], seed: number, width: number, height: nu
   const pr = (c: { truth: number; found: number; matched: number } | undefined) => (c ? `${pct(c.matched, c.found)} / ${pct(c.matched, c.truth)}` : '–');
   console.log(`\nRendered physics shots, ${width}x${height}, seed ${seed}; only finished streams counted.\n`);
   for (const reading of READINGS) {
-    const title = { camera: 'Camera alone', sensors: 'Sensors alone', fused: 'Camera + sensors (fused)' }[reading];
+    const title = { camera: 'Camera alone', sensors: 'Sensors alone', contacts: 'Camera + sensors, contacts only (fusion.ts)', fused: 'Camera + sensors, with the paths (track-fusion.ts)' }[reading];
     console.log(`### ${title}\n`);
     if (reading === 'sensors') {
       console.log('| game | fps | shots | correct | prompted | **wrong** | prompts /100 |');

@@ -37,3 +37,34 @@ describe('shot pairing (issue 16)', () => {
     expect(p.waiting).toBe(false);
   });
 });
+
+describe('shot pairing with the camera’s paths (track fusion, issue 16)', () => {
+  const R = 30.75;
+  // Frames every 33 ms from camera t = 0: the white runs into the foot rail at camera t ≈ 410, the others lie still.
+  const sample = (pos: (t: number) => [number, number]) => Array.from({ length: 30 }, (_, k) => ({ t: k * 33, at: pos(k * 33), clear: true }));
+  const paths = {
+    ballRadius: R,
+    doubt: null,
+    table: { length: 2840, width: 1420 },
+    paths: {
+      white: sample((t) => [2840 - R - 2 * Math.abs(t - 410), 700]),
+      yellow: sample(() => [500, 300]),
+      red: sample(() => [1000, 1100]),
+    },
+  };
+
+  it('a rail hit the camera’s contacts missed takes its ball from the paths', () => {
+    const scored: Shot[] = [];
+    const p = new ShotPairing({ waitMs: 10_000, frameMs: 33, clockToleranceMs: 15, score: (shot) => scored.push(shot) });
+    p.sensorShot([{ kind: 'cushion', rail: 'foot', ball: null, t: 400 }, { kind: 'cushion', rail: 'head', ball: null, t: 5000 }], 1000, 2000);
+    // The camera's reading has one contact (so the two line up) but not the foot rail; its t = 0 is hub 990.
+    p.cameraShot({ events: [{ kind: 'cushion', rail: 'head', ball: 'red', t: 5010 }] }, 990, 3000, paths);
+    expect(scored[0]!.events[0]).toMatchObject({ kind: 'cushion', rail: 'foot', ball: 'white' });
+    // Without the paths: unknown.
+    const plain: Shot[] = [];
+    const q = new ShotPairing({ waitMs: 10_000, frameMs: 33, clockToleranceMs: 15, score: (shot) => plain.push(shot) });
+    q.sensorShot([{ kind: 'cushion', rail: 'foot', ball: null, t: 400 }, { kind: 'cushion', rail: 'head', ball: null, t: 5000 }], 1000, 2000);
+    q.cameraShot({ events: [{ kind: 'cushion', rail: 'head', ball: 'red', t: 5010 }] }, 990, 3000);
+    expect(plain[0]!.events[0]).toMatchObject({ ball: null });
+  });
+});

@@ -4,7 +4,7 @@ import type { Match } from '../../../hub/rules/match.ts';
 import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
 import { calibrate } from '../../../hub/vision/calibration.ts';
-import { VisionTracker, type TrackerMessage } from '../../../hub/vision/tracker.ts';
+import { VisionTracker, type ShotPaths, type TrackerMessage } from '../../../hub/vision/tracker.ts';
 import { sensorView } from '../accuracy.ts';
 import { makeClip } from './clip.ts';
 import { VideoShotPlanner } from './shots.ts';
@@ -13,14 +13,18 @@ import { VideoShotPlanner } from './shots.ts';
  * Accuracy over rendered video (issues 15 and 16). A *stream* is a run of real match shots
  * played by the physics from a break: each shot rendered as an overhead camera films it,
  * tracked from the frames alone, and read three ways — the camera alone, the sensors
- * alone (the physics' sensor trace: every contact timed, no ball ids) and the two fused
- * by hub/camera/fusion.ts (handed in by the bench). Each reading is scored
+ * alone (the physics' sensor trace: every contact timed, no ball ids) and the two fused:
+ * `contacts` by the camera's contact events only (hub/camera/fusion.ts), `fused` with the
+ * camera's paths as well (hub/camera/track-fusion.ts), both handed in by the bench. Each reading is scored
  * by the engine in a match of its own kept in step with the truth; one record per shot,
  * so a long run can be written as it goes, resumed and summarised (tests/bench/vision-accuracy.ts).
  */
 export type Decision = 'correct' | 'prompted' | 'wrong';
-export type Reading = 'camera' | 'sensors' | 'fused';
-export const READINGS: readonly Reading[] = ['camera', 'sensors', 'fused'];
+export type Reading = 'camera' | 'sensors' | 'contacts' | 'fused';
+export const READINGS: readonly Reading[] = ['camera', 'sensors', 'contacts', 'fused'];
+/** Readings with events to compare (records written before track fusion have no `contacts`). */
+export type EventReading = 'camera' | 'contacts' | 'fused';
+export const EVENT_READINGS: readonly EventReading[] = ['camera', 'contacts', 'fused'];
 
 export interface KindCount {
   truth: number;
@@ -38,10 +42,10 @@ export interface ShotRecord {
   index: number;
   decisions: Record<Reading, Decision>;
   /** The whole event sequence equals the truth's (kinds, rails, ids, order; pair order ignored). */
-  exact: Record<'camera' | 'fused', boolean>;
-  kinds: Record<'camera' | 'fused', Record<string, KindCount>>;
+  exact: Record<EventReading, boolean>;
+  kinds: Record<EventReading, Record<string, KindCount>>;
   /** Facts left `null` (an event with an unknown id). */
-  nullFacts: Record<'camera' | 'fused', number>;
+  nullFacts: Record<EventReading, number>;
   /** Rest-position errors (mm) of the balls the camera placed; balls it left out. */
   positionErrors: number[];
   positionsOmitted: number;
@@ -54,6 +58,7 @@ export interface ShotRecord {
   events: { truth: readonly ShotEvent[]; camera: readonly ShotEvent[] };
   /** The camera's resting places (the truth's are in the physics). */
   positions: Record<string, readonly [number, number]>;
+  fusionInput?: { sensors: Shot; camera: Shot; paths: ShotPaths; options: TrackFuseOptions; truth: readonly ShotEvent[]; firstT: number };
 }
 
 export interface StreamSpec {
@@ -91,15 +96,25 @@ const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasse
  */
 export type Fuse = (sensors: Shot, camera: Shot, options: { offsetMs: number; toleranceMs: number }) => { shot: Shot };
 
+/** Camera + sensors with the camera's paths: hub/camera/track-fusion.ts's `fuseWithTracks`. */
+export interface TrackFuseOptions {
+  offsetMs: number;
+  toleranceMs: number;
+  pathToleranceMs: number;
+  table: { length: number; width: number };
+  skittles?: { id: string; at: [number, number]; radius: number }[];
+}
+export type FuseTracks = (sensors: Shot, camera: Shot, paths: ShotPaths, options: TrackFuseOptions) => { shot: Shot };
+
 /** Runs one stream, handing each shot's record to `onShot` as soon as it is scored. */
-export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fuseShot: Fuse): void {
+export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fuseShot: Fuse, fuseTracks: FuseTracks): void {
   const { variant, fps } = spec;
   const setup: MatchSetup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
   const random = seededRandom(streamSeed(spec.seed, variant, spec.stream));
   const clockRandom = seededRandom(streamSeed(spec.seed ^ 0x5eed, variant, spec.stream));
   let truth = createMatch(setup);
   let log: MatchInput[] = [];
-  const seen: Record<Reading, Match> = { camera: createMatch(setup), sensors: createMatch(setup), fused: createMatch(setup) };
+  const seen: Record<Reading, Match> = { camera: createMatch(setup), sensors: createMatch(setup), contacts: createMatch(setup), fused: createMatch(setup) };
   const planner = new VideoShotPlanner(variant);
   const skittleGame = variant.startsWith('skittles');
   let isBreak = true;
@@ -154,8 +169,14 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     const clockTolerance = 4;
     const clockError = (clockRandom() * 2 - 1) * clockTolerance;
     const sensorStartedAt = clip.strikeAt * 1000 + firstT; // the sensors' t = 0 on the video clock
-    const fused = fuseShot(sensors, camShot, { offsetMs: clockError - sensorStartedAt, toleranceMs: frameMs + clockTolerance });
-    const readings: Record<Reading, Shot> = { camera: camShot, sensors, fused: fused.shot };
+    const fuseOptions = { offsetMs: clockError - sensorStartedAt, toleranceMs: frameMs + clockTolerance };
+    const contacts = fuseShot(sensors, camShot, fuseOptions);
+    // With the paths: frames are stamped at mid-exposure, so a path's time is off by the clock
+    // error and the stamps' rounding (±0.5 ms) only.
+    const paths = shotMsgs.length === 1 ? tracker.lastShotPaths : null;
+    const trackOptions: TrackFuseOptions = { ...fuseOptions, pathToleranceMs: clockTolerance + 2, table: { length: shot.table.length, width: shot.table.width }, ...(skittleGame ? { skittles: planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], radius: k.radius })) } : {}) };
+    const fused = paths ? fuseTracks(sensors, camShot, paths, trackOptions) : contacts;
+    const readings: Record<Reading, Shot> = { camera: camShot, sensors, contacts: contacts.shot, fused: fused.shot };
 
     // Truth and the engine's expected decision.
     const inputs = playTruth(truth, truthShot);
@@ -190,6 +211,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       return { exact: ts.length === cs.length && ts.every((x, i) => x === cs[i]), kinds, nulls };
     };
     const c = compare(camShot);
+    const k = compare(contacts.shot);
     const f = compare(fused.shot);
     const positionErrors: number[] = [];
     let positionsOmitted = 0;
@@ -206,9 +228,9 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       attempt: spec.attempt,
       index,
       decisions,
-      exact: { camera: c.exact, fused: f.exact },
-      kinds: { camera: c.kinds, fused: f.kinds },
-      nullFacts: { camera: c.nulls, fused: f.nulls },
+      exact: { camera: c.exact, contacts: k.exact, fused: f.exact },
+      kinds: { camera: c.kinds, contacts: k.kinds, fused: f.kinds },
+      nullFacts: { camera: c.nulls, contacts: k.nulls, fused: f.nulls },
       positionErrors,
       positionsOmitted,
       frames: clip.frameCount,
@@ -217,6 +239,8 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       ...(wrong.length ? { wrong } : {}),
       events: { truth: truthShot.events, camera: camShot.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
       positions: camShot.positions ?? {},
+      // Everything fusion was given, to try fusion again without rendering (VISION_FUSION_INPUT=1).
+      ...(process.env.VISION_FUSION_INPUT === '1' && paths ? { fusionInput: { sensors, camera: camShot, paths, options: trackOptions, truth: truthShot.events, firstT } } : {}),
     });
   }
 }
@@ -243,9 +267,9 @@ export interface RowSummary {
   fps: number;
   shots: number;
   decisions: Record<Reading, Record<Decision, number>>;
-  exact: Record<'camera' | 'fused', number>;
-  kinds: Record<'camera' | 'fused', Record<string, KindCount>>;
-  nullFacts: Record<'camera' | 'fused', number>;
+  exact: Record<EventReading, number>;
+  kinds: Record<EventReading, Record<string, KindCount>>;
+  nullFacts: Record<EventReading, number>;
   positionMean: number;
   positionP99: number;
   positions: number;
@@ -270,19 +294,23 @@ export function summarise(records: readonly ShotRecord[]): RowSummary[] {
     if (!e) {
       const zero = () => ({ correct: 0, prompted: 0, wrong: 0 });
       e = {
-        row: { variant: r.variant, fps: r.fps, shots: 0, decisions: { camera: zero(), sensors: zero(), fused: zero() }, exact: { camera: 0, fused: 0 }, kinds: { camera: {}, fused: {} }, nullFacts: { camera: 0, fused: 0 }, positionMean: NaN, positionP99: NaN, positions: 0, positionsOmitted: 0, frames: 0, renderMs: 0, trackMs: 0, wrong: [] },
+        row: { variant: r.variant, fps: r.fps, shots: 0, decisions: { camera: zero(), sensors: zero(), contacts: zero(), fused: zero() }, exact: { camera: 0, contacts: 0, fused: 0 }, kinds: { camera: {}, contacts: {}, fused: {} }, nullFacts: { camera: 0, contacts: 0, fused: 0 }, positionMean: NaN, positionP99: NaN, positions: 0, positionsOmitted: 0, frames: 0, renderMs: 0, trackMs: 0, wrong: [] },
         errors: [],
       };
       rows.set(key, e);
     }
     const row = e.row;
     row.shots += 1;
-    for (const k of READINGS) row.decisions[k][r.decisions[k]] += 1;
-    for (const k of ['camera', 'fused'] as const) {
-      if (r.exact[k]) row.exact[k] += 1;
-      row.nullFacts[k] += r.nullFacts[k];
+    // A record from before track fusion read the shot with contacts only: that was its `fused`.
+    const old = r.decisions.contacts === undefined;
+    const from = (k: EventReading): EventReading => (old && k === 'contacts' ? 'fused' : k);
+    for (const k of READINGS) row.decisions[k][r.decisions[k === 'contacts' ? from(k) : k]] += 1;
+    for (const k0 of EVENT_READINGS) {
+      const k = from(k0);
+      if (r.exact[k]) row.exact[k0] += 1;
+      row.nullFacts[k0] += r.nullFacts[k];
       for (const [kind, c] of Object.entries(r.kinds[k])) {
-        const t = (row.kinds[k][kind] ??= { truth: 0, found: 0, matched: 0 });
+        const t = (row.kinds[k0][kind] ??= { truth: 0, found: 0, matched: 0 });
         t.truth += c.truth;
         t.found += c.found;
         t.matched += c.matched;

@@ -1,0 +1,365 @@
+import type { Shot, ShotEvent } from '../rules/events.ts';
+import type { PathSample, ShotPaths } from '../vision/tracker.ts';
+import { fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
+
+/**
+ * Track-based fusion (issue 16). The sensors give the exact time and kind of every contact
+ * (the rail, the skittle); the camera's *paths* say where each ball was at that moment.
+ * For each sensor event the question is which balls could have made it, and the answer is
+ * built to err one way only: a ball is ruled out only when its clear sightings around that
+ * time put it surely out of reach, allowing for
+ * - the clock: the sensor time maps to the camera clock within ±`toleranceMs`;
+ * - the frame interval: between two clear sightings a and b (times ta ≤ τ ≤ tb) the ball
+ *   is within v·(τ − ta) of a and within v·(tb − τ) of b (triangle inequality), where v
+ *   bounds its speed: 1.5 × the fastest of that interval's chord and its two neighbours'
+ *   (a ball slows between contacts, and a contact's new speed shows in the next interval),
+ *   or the largest ball speed at all when a neighbour is a longer hidden stretch;
+ * - position noise (`noiseMm`) on every sighting.
+ * A ball not seen clearly around the time (hidden, in doubt, off the path's ends) cannot be
+ * ruled out, unless it lay still in one place on both sides of the gap. The sensor's amplitude
+ * is not used to rule out slow balls: a ball frozen against a rail, struck into it and struck
+ * back within one frame, hits hard yet shows no speed between frames. An event takes an id
+ * only when exactly one ball (or pair) remains; a click whose remaining pairs all share one
+ * ball gives `[ball, null]` (the engine reads that as "this ball was in it", RULES §10).
+ *
+ * The ids are merged with the contact-based fusion (fusion.ts): either may name a ball the
+ * other left `null`; where both name and disagree, the fact is `null`. Never a wrong fact to
+ * make a prompt disappear. Pure: no clock, no I/O.
+ */
+export interface TrackFusionOptions extends FusionOptions {
+  /** Add to a path sample's `t` to get the sensor shot's `t` (default `offsetMs`; the contact offset may include a reporting delay that frame stamps do not have). */
+  pathOffsetMs?: number;
+  /** Largest |true time on the camera clock − (sensor t − path offset)|, ms: clock error, exposure, frame stamp jitter. */
+  pathToleranceMs: number;
+  table: { length: number; width: number };
+  /** Skittle spots (id as the sensors name them), base radius in mm. */
+  skittles?: readonly { id: string; at: readonly [number, number]; radius: number }[];
+  /** Error of a clear sighting's centre, mm (default 10). */
+  noiseMm?: number;
+  /** Error of the step between two clear sightings of one ball (the centre's jitter; a bias cancels), mm (default 4). */
+  jitterMm?: number;
+  /** Extra reach of a contact (cushion give, ball squash), mm (default 6). */
+  reachMm?: number;
+  /** How long before the sensed fall a ball may have touched the skittle, ms (default 150). */
+  skittleLeadMs?: number;
+  /** Two skittles this close (mm, spot to spot) may fell each other (default 160). */
+  skittleChainMm?: number;
+  /** Hidden stretches up to this many frame intervals are bridged by the neighbours' speeds (default 3). */
+  maxGapFrames?: number;
+  /** Told, for each sensor contact, which balls (or pairs, `x+y`) could not be ruled out ('(chain)': not known). */
+  onCandidates?: (index: number, candidates: string[]) => void;
+}
+
+/** The largest speed of any ball, mm/ms (rules/bounds.ts MAX_BALL_SPEED, 12 m/s). */
+const MAX_SPEED = 12;
+/** How long a ball must be seen in one place to be taken as at rest, ms. */
+const REST_MS = 200;
+
+type Vec = readonly [number, number];
+
+/** Where a ball can be at one moment: within `ra` of `a` and within `rb` of `b`. */
+interface Reach {
+  a: Vec;
+  ra: number;
+  b: Vec;
+  rb: number;
+}
+
+interface Segment {
+  ta: number;
+  tb: number;
+  a: Vec;
+  b: Vec;
+  /** Speed bound, mm/ms. */
+  v: number;
+}
+
+/** A ball's clear path as segments between consecutive clear sightings, each with its speed bound. */
+export class BallPath {
+  private readonly segments: Segment[];
+
+  /**
+   * `clicks`: times (camera clock, ± `clickTolMs`) of the sensors' ball–ball contacts. Across
+   * a hidden stretch with a click in it, the ball may have been struck and stopped again unseen:
+   * no speed of its neighbours bounds it there.
+   */
+  constructor(samples: readonly PathSample[], frameMs: number, jitterMm: number, maxGapFrames: number, clicks: readonly number[] = [], clickTolMs = 0) {
+    const seen = samples.filter((s): s is PathSample & { at: [number, number] } => s.at !== null && s.clear);
+    const raw = seen.slice(1).map((s, k) => ({ ta: seen[k]!.t, tb: s.t, a: seen[k]!.at as Vec, b: s.at as Vec }));
+    const long = (g: { ta: number; tb: number }) => g.tb - g.ta > maxGapFrames * frameMs + 1;
+    // A chord's speed, with the jitter of both ends spread over the interval.
+    const speed = (g: { ta: number; tb: number; a: Vec; b: Vec }) => (dist(g.a, g.b) + 2 * jitterMm) / Math.max(g.tb - g.ta, 1);
+    const hidden = (g: { ta: number; tb: number }) => g.tb - g.ta > 1.5 * frameMs;
+    const struck = (g: { ta: number; tb: number }) => clicks.some((c) => c >= g.ta - clickTolMs && c <= g.tb + clickTolMs);
+    /**
+     * At rest at sighting i: seen clearly, frame after frame, in one place (within twice the
+     * jitter) for REST_MS on that side. A ball at rest moves only when struck (a click), and one
+     * slower than that (≤ 2·jitter per REST_MS) stops within a few mm.
+     */
+    const restAt = (i: number, dir: -1 | 1): boolean => {
+      const here = seen[i]!;
+      for (let j = i + dir; j >= 0 && j < seen.length; j += dir) {
+        const s = seen[j]!;
+        if (Math.abs(s.t - seen[j - dir]!.t) > 1.5 * frameMs || dist(s.at, here.at) > 2 * jitterMm) return false;
+        if (Math.abs(s.t - here.t) >= REST_MS) return true;
+      }
+      return false;
+    };
+    this.segments = raw.map((g, k) => {
+      const prev = raw[k - 1];
+      const next = raw[k + 1];
+      let v: number;
+      // Hidden with a click in it: the ball may have been struck (and stopped or turned back) unseen.
+      if (hidden(g) && struck(g)) v = MAX_SPEED;
+      else if (long(g)) {
+        // A long hidden stretch: anywhere its top speed allows, unless it lay at rest in one place on both sides and nothing struck anything meanwhile.
+        v = restAt(k, -1) && restAt(k + 1, 1) && dist(g.a, g.b) <= 2 * jitterMm ? 0 : MAX_SPEED;
+      } else if ((prev && long(prev)) || (next && long(next))) v = MAX_SPEED;
+      else v = Math.min(MAX_SPEED, 1.5 * Math.max(speed(g), prev ? speed(prev) : 0, next ? speed(next) : 0));
+      return { ...g, v };
+    });
+  }
+
+  /** Where the ball can be at τ (camera clock), or null when the clear path does not cover τ. */
+  at(tau: number, noiseMm: number): Reach | null {
+    const segs = this.segments;
+    let lo = 0;
+    let hi = segs.length - 1;
+    if (hi < 0 || tau < segs[0]!.ta || tau > segs[hi]!.tb) return null;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (segs[mid]!.tb < tau) lo = mid + 1;
+      else hi = mid;
+    }
+    const g = segs[lo]!;
+    return { a: g.a, ra: g.v * (tau - g.ta) + noiseMm, b: g.b, rb: g.v * (g.tb - tau) + noiseMm };
+  }
+
+  /** The largest speed bound over [t0, t1] (for the sampling step's allowance). */
+  speedOver(t0: number, t1: number): number {
+    let v = 0;
+    for (const g of this.segments) if (g.tb >= t0 && g.ta <= t1) v = Math.max(v, g.v);
+    return v;
+  }
+}
+
+const dist = (p: Vec, q: Vec) => Math.hypot(p[0] - q[0], p[1] - q[1]);
+
+/** Lower bound of the distance from a ball that can be anywhere in `r` to a set measured by `d` (1-Lipschitz). */
+const lowerTo = (r: Reach, d: (p: Vec) => number) => Math.max(d(r.a) - r.ra, d(r.b) - r.rb);
+
+/** Lower bound of the distance between two balls at the same moment. */
+function lowerBetween(r: Reach, s: Reach): number {
+  return Math.max(dist(r.a, s.a) - r.ra - s.ra, dist(r.a, s.b) - r.ra - s.rb, dist(r.b, s.a) - r.rb - s.ra, dist(r.b, s.b) - r.rb - s.rb);
+}
+
+type Contact = Extract<ShotEvent, { kind: 'ball' | 'cushion' | 'skittle' }>;
+
+/** Ids for each sensor event (same index) from the camera's paths alone: a contact's ids, or null where not sure. */
+export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): ShotEvent[] {
+  const noise = options.noiseMm ?? 10;
+  const give = options.reachMm ?? 6;
+  const lead = options.skittleLeadMs ?? 150;
+  const chain = options.skittleChainMm ?? 160;
+  const R = shotPaths.ballRadius;
+  const balls = Object.keys(shotPaths.paths);
+  const frameMs = medianInterval(shotPaths);
+  const tol = options.pathToleranceMs;
+  const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
+  const paths = new Map(balls.map((b) => [b, new BallPath(shotPaths.paths[b]!, frameMs, options.jitterMm ?? 4, options.maxGapFrames ?? 3, clicks, tol)]));
+  const doubt = shotPaths.doubt;
+  const { length, width } = options.table;
+
+  /**
+   * Is the ball surely farther than `reach` from the target over the whole window (camera
+   * clock)? Sampled every `step` ms, minus what the ball (and the other) can move in half a step.
+   */
+  const ruledOut = (ball: string, t0: number, t1: number, bound: (r: Reach, tau: number) => number | null, reach: number, partner?: BallPath): boolean => {
+    const path = paths.get(ball);
+    if (!path) return false;
+    const step = 0.5;
+    const slack = (path.speedOver(t0, t1) + (partner ? partner.speedOver(t0, t1) : 0)) * (step / 2);
+    for (let tau = t0; ; tau = Math.min(t1, tau + step)) {
+      const r = path.at(tau, noise);
+      if (!r) return false;
+      const d = bound(r, tau);
+      if (d === null || d - slack <= reach) return false;
+      if (tau >= t1) return true;
+    }
+  };
+  /** Same-coloured balls in doubt at the window's end: a ball ruled in is any of them. */
+  const inDoubt = (ball: string, t1: number) => doubt !== null && t1 >= doubt.since && doubt.balls.includes(ball);
+  const widen = (candidates: Set<string>, t1: number) => {
+    if (doubt && t1 >= doubt.since && doubt.balls.some((b) => candidates.has(b))) for (const b of doubt.balls) candidates.add(b);
+    return candidates;
+  };
+  const single = (candidates: Set<string>, t1: number): string | null => {
+    if (candidates.size !== 1) return null;
+    const [only] = candidates;
+    return inDoubt(only!, t1) ? null : only!;
+  };
+
+  /** Per skittle event (index): the balls that may have felled it, directly or through a skittle it may have been knocked by (null: not known). */
+  const fellers = new Map<number, Set<string> | null>();
+
+  return sensor.events.map((e, index): ShotEvent => {
+    if (!isContact(e) || e.t === undefined) return e;
+    const tc = e.t - (options.pathOffsetMs ?? options.offsetMs);
+    if (e.kind === 'cushion') {
+      if (e.ball !== null) return e;
+      const line = railDistance(e.rail, length, width);
+      const t0 = tc - tol;
+      const t1 = tc + tol;
+      const candidates = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
+      options.onCandidates?.(index, [...candidates]);
+      return { ...e, ball: single(candidates, t1) };
+    }
+    if (e.kind === 'skittle') {
+      if (e.by !== null) return e;
+      // A skittle the camera did not see standing on its spot may have stood elsewhere (bounced there): not looked for.
+      const onSpot = !shotPaths.standing || shotPaths.standing.includes(e.skittle);
+      const spot = onSpot ? options.skittles?.find((s) => s.id === e.skittle) : undefined;
+      if (!spot) fellers.set(index, null);
+      if (!spot) return e;
+      // A skittle that fell before it, close enough to be knocked or pushed into it: the ball that
+      // felled that one may have felled this one too (SK5-4: the ball that moved the skittle), and a
+      // ball pushing the fallen skittle may be a skittle's length away.
+      const knockers = sensor.events.flatMap((o, k) => {
+        if (k === index || o.kind !== 'skittle' || o.t === undefined || o.t > e.t! + tol) return [];
+        const other = options.skittles?.find((s) => s.id === o.skittle);
+        return !other || dist(other.at, spot.at) <= chain ? [k] : [];
+      });
+      const t0 = tc - tol - (knockers.length > 0 ? 2 * lead : lead);
+      const t1 = tc + tol;
+      const reach = R + (knockers.length > 0 ? chain : spot.radius) + give;
+      let candidates: Set<string> | null = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, (p) => dist(p, spot.at)), reach))), t1);
+      for (const k of knockers) {
+        const via = k < index ? fellers.get(k) : null;
+        candidates = candidates && via ? new Set([...candidates, ...via]) : null;
+      }
+      fellers.set(index, candidates);
+      options.onCandidates?.(index, candidates ? [...candidates] : ['(chain)']);
+      return { ...e, by: candidates ? single(candidates, t1) : null };
+    }
+    // A click: the pairs not ruled out.
+    if (e.balls[0] !== null && e.balls[1] !== null) return e;
+    const t0 = tc - tol;
+    const t1 = tc + tol;
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < balls.length; i++) {
+      for (let j = i + 1; j < balls.length; j++) {
+        const x = balls[i]!;
+        const y = balls[j]!;
+        const other = paths.get(y)!;
+        const out = ruledOut(x, t0, t1, (r, tau) => {
+          const s = other.at(tau, noise);
+          return s ? lowerBetween(r, s) : null;
+        }, 2 * R + give, other);
+        if (!out) pairs.push([x, y]);
+      }
+    }
+    // In doubt, a pair with one of the same-coloured balls may be with the other.
+    if (doubt && t1 >= doubt.since) {
+      for (const [x, y] of [...pairs]) {
+        for (const [p, q] of [[x, y], [y, x]] as const) {
+          if (!doubt.balls.includes(q) || doubt.balls.includes(p)) continue;
+          for (const d of doubt.balls) if (!pairs.some((pr) => pr.includes(p) && pr.includes(d))) pairs.push([p, d]);
+        }
+      }
+    }
+    options.onCandidates?.(index, pairs.map((p) => p.join('+')));
+    const known = e.balls.find((b) => b !== null) ?? null;
+    const fitting = known === null ? pairs : pairs.filter((p) => p.includes(known));
+    if (fitting.length === 0) return e;
+    if (fitting.length === 1 && !fitting[0]!.some((b) => inDoubt(b, t1) && !fitting[0]!.every((x) => inDoubt(x, t1)))) {
+      const [x, y] = fitting[0]!;
+      return { ...e, balls: [x, y] };
+    }
+    // Every remaining pair has this ball: it was in the contact, its partner is not sure.
+    const shared = balls.filter((b) => !inDoubt(b, t1) && fitting.every((p) => p.includes(b)));
+    return shared.length === 1 ? { ...e, balls: [shared[0]!, null] } : e;
+  });
+}
+
+/**
+ * Camera + sensors with the camera's paths: track ids merged with contact fusion's (fusion.ts).
+ * `byContacts`: events the camera's contacts alone identified (whether the two readings are of
+ * the same shot at all is judged on those: paths at a wrong time mapping say nothing).
+ */
+export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): FusionReport & { fromTracks: number; byContacts: number } {
+  const contacts = fuseContacts(sensor, camera, options);
+  const possible = new Map<number, string[]>();
+  const onCandidates = (i: number, candidates: string[]) => {
+    possible.set(i, candidates);
+    options.onCandidates?.(i, candidates);
+  };
+  const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, { ...options, onCandidates });
+  let fromTracks = 0;
+  const events = sensor.events.map((e, k) => {
+    if (!isContact(e)) return contacts.events[k]!;
+    const merged = merge(contacts.events[k] as Contact, tracked[k] as Contact, possible.get(k));
+    if (idCount(merged) > idCount(contacts.events[k]!)) fromTracks += 1;
+    return merged;
+  });
+  const identified = events.filter((e) => isContact(e) && idCount(e) > 0).length;
+  const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs);
+  return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera, fromTracks, byContacts: contacts.identified };
+}
+
+/**
+ * Two readings of one sensor event (a: the contacts', b: the paths'): what either states and the
+ * other does not contradict. `possible`: what the paths did not rule out (balls, or pairs as
+ * `x+y`; '(chain)': not known) — a camera contact naming a ball the paths put surely elsewhere
+ * is contradicted too (the camera's contact was another one, or its id is wrong).
+ */
+export function merge(a: Contact, b: Contact, possible?: readonly string[]): Contact {
+  const vetoes = possible !== undefined && !possible.includes('(chain)');
+  const allowed = (x: string | null) => x === null || !vetoes || possible!.includes(x);
+  if (a.kind === 'cushion' && b.kind === 'cushion') return { ...a, ball: allowed(a.ball) ? one(a.ball, b.ball) : null };
+  if (a.kind === 'skittle' && b.kind === 'skittle') return { ...a, by: allowed(a.by ?? null) ? one(a.by ?? null, b.by ?? null) : null };
+  if (a.kind === 'ball' && b.kind === 'ball') {
+    if (vetoes) {
+      const pairs = possible!.map((p) => p.split('+'));
+      const [x, y] = a.balls;
+      const fits = x !== null && y !== null ? pairs.some((p) => p.includes(x) && p.includes(y)) : [x, y].every((v) => v === null || pairs.some((p) => p.includes(v)));
+      if (!fits) return { ...a, balls: [null, null] };
+    }
+    const x = a.balls.filter((v): v is string => v !== null);
+    const y = b.balls.filter((v): v is string => v !== null);
+    const [big, small] = x.length >= y.length ? [x, y] : [y, x];
+    // The smaller set must lie inside the larger; otherwise one reading is wrong and neither is kept.
+    if (!small.every((v) => big.includes(v))) return { ...a, balls: [null, null] };
+    return { ...a, balls: [big[0] ?? null, big[1] ?? null] };
+  }
+  return a;
+}
+
+function one(x: string | null, y: string | null): string | null {
+  if (x === null) return y;
+  if (y === null) return x;
+  return x === y ? x : null;
+}
+
+function idCount(e: ShotEvent): number {
+  if (e.kind === 'ball') return e.balls.filter((b) => b !== null).length;
+  if (e.kind === 'cushion') return e.ball === null ? 0 : 1;
+  if (e.kind === 'skittle') return e.by === null ? 0 : 1;
+  return 0;
+}
+
+const isContact = (e: ShotEvent): e is Contact => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle';
+
+/** Distance from a ball centre to a rail's cushion-nose line (table coordinates: head x = 0, left y = 0). */
+function railDistance(rail: 'head' | 'foot' | 'left' | 'right', length: number, width: number): (p: Vec) => number {
+  if (rail === 'head') return (p) => p[0];
+  if (rail === 'foot') return (p) => length - p[0];
+  if (rail === 'left') return (p) => p[1];
+  return (p) => width - p[1];
+}
+
+/** The frame interval (median spacing of the samples). */
+function medianInterval(shotPaths: ShotPaths): number {
+  const first = Object.values(shotPaths.paths)[0] ?? [];
+  const gaps = first.slice(1).map((s, k) => s.t - first[k]!.t).filter((g) => g > 0).sort((a, b) => a - b);
+  return gaps.length ? gaps[gaps.length >> 1]! : 33;
+}
