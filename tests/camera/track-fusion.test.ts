@@ -350,3 +350,24 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
     expect(stated).toBeGreaterThan(events / 3);
   });
 });
+
+describe('track fusion: contacts within one frame of a click (held-out seed 6060)', () => {
+  it('three balls meeting within a frame: the camera\'s pairs are not taken, only what the paths allow', () => {
+    // Truth: yellow on white at 347 ms, white on red at 366 ms. The tracker reported yellow–white
+    // and yellow–red; the three balls lay within reach of each other, so the paths rule nothing out.
+    const p = paths({ yellow: path(still([1000, 700])), white: path(still([1061.5, 700])), red: path(still([1030.75, 753.3])) });
+    const sensor: Shot = { events: [{ kind: 'ball', balls: [null, null], t: 347 }, { kind: 'ball', balls: [null, null], t: 366 }] };
+    const camera: Shot = { events: [{ kind: 'ball', balls: ['yellow', 'white'], t: 350 }, { kind: 'ball', balls: ['yellow', 'red'], t: 368 }] };
+    const fused = fuseWithTracks(sensor, camera, p, opts()).shot.events;
+    const second = fused[1] as Extract<ShotEvent, { kind: 'ball' }>;
+    expect(second.balls.filter((b) => b !== null).every((b) => b === 'white' || b === 'red')).toBe(true);
+  });
+
+  it('a click alone in its window keeps the camera\'s pair', () => {
+    const p = paths({ yellow: path(still([1000, 700])), white: path(still([1061.5, 700])), red: path(still([1030.75, 753.3])) });
+    const sensor: Shot = { events: [{ kind: 'ball', balls: [null, null], t: 347 }, { kind: 'ball', balls: [null, null], t: 900 }] };
+    const camera: Shot = { events: [{ kind: 'ball', balls: ['yellow', 'white'], t: 350 }, { kind: 'ball', balls: ['white', 'red'], t: 905 }] };
+    const fused = fuseWithTracks(sensor, camera, p, opts()).shot.events;
+    expect(fused[0]).toMatchObject({ balls: ['yellow', 'white'] });
+  });
+});
