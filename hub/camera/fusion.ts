@@ -21,7 +21,7 @@ import type { Shot, ShotEvent } from '../rules/events.ts';
  * - more camera contacts (the sensors merged or missed one): the sensors' count is not
  *   trusted either, so no ids, and the extra contacts are counted, not added.
  * The premise "the camera invents no contact" fails inside a burst (contacts within one
- * window of a click: inClickBurst), so there the camera's ids are not taken.
+ * window of a click: inBurst), so there the camera's ids are not taken.
  * Shot facts the sensors cannot see (off-table, pocket, resting positions) come from the
  * camera; an off-table contact is placed among the sensor events by its time.
  */
@@ -54,7 +54,7 @@ function sameKind(a: Contact, b: Contact): boolean {
 
 export function fuseShot(sensor: Shot, camera: Shot, options: FusionOptions): FusionReport {
   const contacts = fuseContacts(sensor, camera, options);
-  const burst = inClickBurst(sensor.events, options.toleranceMs);
+  const burst = inBurst(sensor.events, options.toleranceMs);
   const events = contacts.events.map((e, k) => (burst.has(k) ? unknownIds(e) : e));
   const identified = events.filter((e) => knownIds(e) > 0).length;
   const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs);
@@ -62,23 +62,25 @@ export function fuseShot(sensor: Shot, camera: Shot, options: FusionOptions): Fu
 }
 
 /**
- * Sensor contacts within `windowMs` of a ball click other than themselves. Within one window
- * (a frame interval plus the clock error) the camera sees that balls met, not who met whom in
- * what order: a cluster of three balls meeting within a frame (yellow on white, white on red
- * 19 ms later: held-out seed 6060) came out of the tracker as yellow–white and yellow–red,
- * and contact fusion, which trusts the camera's contacts to be right or absent, passed the
- * wrong id on: a point the truth did not make. So there the ids come from the paths alone,
- * whose rules hold whatever the camera's contacts say (track-fusion.ts); without paths they stay
- * unknown, and the engine asks.
+ * Sensor contacts in a burst: within `windowMs` of a ball click other than themselves, or within
+ * twice that of another contact of the same kind (the same rail, the same skittle). There the
+ * camera's contacts are not trusted to be right or absent, which contact fusion assumes:
+ * - within one window (a frame interval plus the clock error) the camera sees that balls met,
+ *   not who met whom: three balls meeting within a frame (yellow on white, white on red 19 ms
+ *   later: held-out seed 6060) came out of the tracker as yellow–white and yellow–red, and the
+ *   wrong id became a point the truth did not make;
+ * - two hits of one rail 34 ms apart (a struck ball, then the cue ball behind it: seed 6262),
+ *   of which the camera saw one and timed it 42 ms early, linked to the wrong hit alone.
+ * So there the ids come from the paths alone (track-fusion.ts), whose rules hold whatever the
+ * camera's contacts say; without paths they stay unknown, and the engine asks.
  */
-export function inClickBurst(events: readonly ShotEvent[], windowMs: number): Set<number> {
-  const clicks = events.flatMap((e, k) => (e.kind === 'ball' && e.t !== undefined ? [{ k, t: e.t }] : []));
+export function inBurst(events: readonly ShotEvent[], windowMs: number): Set<number> {
+  const timed = events.flatMap((e, k) => (isContact(e) && e.t !== undefined ? [{ e, k, t: e.t }] : []));
   const out = new Set<number>();
-  events.forEach((e, k) => {
-    if (!isContact(e) || e.t === undefined) return;
-    const t = e.t;
-    if (clicks.some((c) => c.k !== k && Math.abs(c.t - t) <= windowMs)) out.add(k);
-  });
+  for (const a of timed) {
+    const near = timed.some((b) => b.k !== a.k && (b.e.kind === 'ball' ? Math.abs(b.t - a.t) <= windowMs : sameKind(a.e, b.e) && Math.abs(b.t - a.t) <= 2 * windowMs));
+    if (near) out.add(a.k);
+  }
   return out;
 }
 

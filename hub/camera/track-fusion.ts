@@ -1,6 +1,6 @@
 import type { Shot, ShotEvent } from '../rules/events.ts';
 import type { PathSample, ShotPaths } from '../vision/tracker.ts';
-import { inClickBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
+import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
 
 /**
  * Track-based fusion (issue 16). The sensors give the exact time and kind of every contact
@@ -294,11 +294,11 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
     options.onCandidates?.(i, candidates);
   };
   const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, { ...options, onCandidates });
-  const burst = inClickBurst(sensor.events, options.toleranceMs);
+  const burst = inBurst(sensor.events, options.toleranceMs);
   let fromTracks = 0;
   const events = sensor.events.map((e, k) => {
     if (!isContact(e)) return contacts.events[k]!;
-    // In a burst the camera's contacts are not to be trusted (see inClickBurst): the paths alone name the balls.
+    // In a burst the camera's contacts are not to be trusted (see inBurst): the paths alone name the balls.
     const fromContacts = burst.has(k) ? unknownIds(contacts.events[k]!) : contacts.events[k]!;
     const merged = merge(fromContacts as Contact, tracked[k] as Contact, possible.get(k));
     if (idCount(merged) > idCount(contacts.events[k]!)) fromTracks += 1;

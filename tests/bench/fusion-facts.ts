@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fuseContacts, inClickBurst, unknownIds } from '../../hub/camera/fusion.ts';
+import { fuseContacts, inBurst, unknownIds } from '../../hub/camera/fusion.ts';
 import { merge, trackIds } from '../../hub/camera/track-fusion.ts';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
 import type { ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
@@ -34,8 +34,8 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
   const key = `${r.variant} ${r.fps} fps`;
   const count = rows.get(key) ?? new Map<string, number>();
   rows.set(key, count);
-  // Contacts within a click's window give no ids (fusion.ts inClickBurst), as fuseShot and fuseWithTracks apply it.
-  const burst = inClickBurst(sensors.events, options.toleranceMs);
+  // Contacts within a click's window give no ids (fusion.ts inBurst), as fuseShot and fuseWithTracks apply it.
+  const burst = inBurst(sensors.events, options.toleranceMs);
   const contacts = fuseContacts(sensors, camera, options).events.map((e, k) => (burst.has(k) ? unknownIds(e) : e));
   const possible = new Map<number, string[]>();
   const tracked = trackIds({ events: sensors.events.map(unknownIds) } as Shot, paths, { ...options, onCandidates: (k, c) => possible.set(k, c) });

@@ -96,6 +96,15 @@ describe('fusion of camera contacts with sensor events (issue 16)', () => {
     expect(fused.identified).toBe(0);
   });
 
+  it('two hits of one rail close together, the camera seeing one timed early: neither gets the camera\'s id (seed 6262)', () => {
+    // Truth: the struck ball hits the foot rail at 38 ms, the cue ball behind it at 72 ms; the
+    // camera saw one foot-rail contact, named it the cue ball's and timed it at 30 ms.
+    const sensors: Shot = { events: [{ kind: 'ball', balls: [null, null], t: 0 }, { kind: 'cushion', rail: 'foot', ball: null, t: 38 }, { kind: 'cushion', rail: 'foot', ball: null, t: 72 }] };
+    const camera: Shot = { events: [{ kind: 'ball', balls: ['cue', 'one'], t: 0 }, { kind: 'cushion', rail: 'foot', ball: 'cue', t: 30 }] };
+    const fused = fuseShot(sensors, camera, { offsetMs: 0, toleranceMs: 37 });
+    expect(fused.shot.events.slice(1).map((e) => (e.kind === 'cushion' ? e.ball : 'x'))).toEqual([null, null]);
+  });
+
   it('one of two close clicks hidden from the camera: neither click gets an id', () => {
     const sensors: Shot = { events: [{ kind: 'ball', balls: [null, null], t: 100 }, { kind: 'ball', balls: [null, null], t: 112 }] };
     const camera: Shot = { events: [{ kind: 'ball', balls: ['white', 'yellow'], t: 133 }] };
