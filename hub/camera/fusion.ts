@@ -62,15 +62,18 @@ export function fuseShot(sensor: Shot, camera: Shot, options: FusionOptions): Fu
 }
 
 /**
- * Sensor contacts in a burst: within `windowMs` of a ball click other than themselves, or within
- * twice that of another contact of the same kind (the same rail, the same skittle). There the
+ * Sensor contacts in a burst: within twice `windowMs` of a ball click other than themselves, or
+ * of another contact of the same kind (the same rail, the same skittle). There the
  * camera's contacts are not trusted to be right or absent, which contact fusion assumes:
  * - within one window (a frame interval plus the clock error) the camera sees that balls met,
  *   not who met whom: three balls meeting within a frame (yellow on white, white on red 19 ms
  *   later: held-out seed 6060) came out of the tracker as yellow–white and yellow–red, and the
  *   wrong id became a point the truth did not make;
  * - two hits of one rail 34 ms apart (a struck ball, then the cue ball behind it: seed 6262),
- *   of which the camera saw one and timed it 42 ms early, linked to the wrong hit alone.
+ *   of which the camera saw one and timed it 42 ms early, linked to the wrong hit alone;
+ * - a struck ball hitting two rails in a corner between two clicks 56 ms apart (seed 6262,
+ *   60 fps): the camera gave the cue ball's name to the rail hit 29 ms after the first click.
+ * Twice the window because the camera's contact times were measured up to 42 ms off.
  * So there the ids come from the paths alone (track-fusion.ts), whose rules hold whatever the
  * camera's contacts say; without paths they stay unknown, and the engine asks.
  */
@@ -78,7 +81,7 @@ export function inBurst(events: readonly ShotEvent[], windowMs: number): Set<num
   const timed = events.flatMap((e, k) => (isContact(e) && e.t !== undefined ? [{ e, k, t: e.t }] : []));
   const out = new Set<number>();
   for (const a of timed) {
-    const near = timed.some((b) => b.k !== a.k && (b.e.kind === 'ball' ? Math.abs(b.t - a.t) <= windowMs : sameKind(a.e, b.e) && Math.abs(b.t - a.t) <= 2 * windowMs));
+    const near = timed.some((b) => b.k !== a.k && (b.e.kind === 'ball' || sameKind(a.e, b.e)) && Math.abs(b.t - a.t) <= 2 * windowMs);
     if (near) out.add(a.k);
   }
   return out;
