@@ -29,7 +29,7 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
   } catch {
     continue;
   }
-  if (r.type !== 'shot' || !r.fusionInput) continue;
+  if (r.type !== 'shot' || !r.fusionInput?.paths) continue;
   const { sensors, camera, paths, options, truth } = r.fusionInput;
   const key = `${r.variant} ${r.fps} fps`;
   const count = rows.get(key) ?? new Map<string, number>();
@@ -38,7 +38,7 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
   const burst = inBurst(sensors.events, options.toleranceMs);
   const contacts = fuseContacts(sensors, camera, options).events.map((e, k) => (burst.has(k) ? unknownIds(e) : e));
   const possible = new Map<number, string[]>();
-  const tracked = trackIds({ events: sensors.events.map(unknownIds) } as Shot, paths, { ...options, onCandidates: (k, c) => possible.set(k, c) });
+  const tracked = trackIds({ events: sensors.events.map(unknownIds) } as Shot, paths!, { ...options, onCandidates: (k, c) => possible.set(k, c) });
   truth.forEach((t, i) => {
     if (t.kind !== 'ball' && t.kind !== 'cushion' && t.kind !== 'skittle') return;
     const readings: [string, ShotEvent][] = [['contacts', contacts[i]!], ['tracks', tracked[i]!], ['merged', merge(contacts[i] as Contact, tracked[i] as Contact, possible.get(i))]];

@@ -58,7 +58,8 @@ export interface ShotRecord {
   events: { truth: readonly ShotEvent[]; camera: readonly ShotEvent[] };
   /** The camera's resting places (the truth's are in the physics). */
   positions: Record<string, readonly [number, number]>;
-  fusionInput?: { sensors: Shot; camera: Shot; paths: ShotPaths; options: TrackFuseOptions; truth: readonly ShotEvent[]; firstT: number };
+  /** `paths` null: the camera saw no single shot (fused = contacts only). `truthPositions`: the truth's resting places (records written before it have none; they cannot be judged again). */
+  fusionInput?: { sensors: Shot; camera: Shot; paths: ShotPaths | null; options: TrackFuseOptions; truth: readonly ShotEvent[]; truthPositions?: Shot['positions']; firstT: number };
 }
 
 export interface StreamSpec {
@@ -240,13 +241,13 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       events: { truth: truthShot.events, camera: camShot.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
       positions: camShot.positions ?? {},
       // Everything fusion was given, to try fusion again without rendering (VISION_FUSION_INPUT=1).
-      ...(process.env.VISION_FUSION_INPUT === '1' && paths ? { fusionInput: { sensors, camera: camShot, paths, options: trackOptions, truth: truthShot.events, firstT } } : {}),
+      ...(process.env.VISION_FUSION_INPUT === '1' ? { fusionInput: { sensors, camera: camShot, paths, options: trackOptions, truth: truthShot.events, ...(truthShot.positions ? { truthPositions: truthShot.positions } : {}), firstT } } : {}),
     });
   }
 }
 
 /** Scores one reading of the shot; `inStep` false when the match left the truth's path. */
-function judge(match: Match, reading: Shot, expected: ShotResult): { decision: Decision; inStep: boolean; note?: string } {
+export function judge(match: Match, reading: Shot, expected: ShotResult): { decision: Decision; inStep: boolean; note?: string } {
   const applied = match.apply({ kind: 'shot', shot: reading });
   if (!applied.ok) return { decision: 'wrong', inStep: false, note: `refused: ${applied.error}` };
   const sensed = match.view();

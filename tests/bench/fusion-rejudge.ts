@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { fuseShot } from '../../hub/camera/fusion.ts';
+import { fuseWithTracks } from '../../hub/camera/track-fusion.ts';
+import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
+import type { Match } from '../../hub/rules/match.ts';
+import { createMatch, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
+import { judge, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
+
+/**
+ * `npx tsx tests/bench/fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]`: the engine's decisions on
+ * camera + sensors again, with today's fusion, on the shots of `accuracy:vision` runs written
+ * with VISION_FUSION_INPUT=1 — without rendering. Each stream's truth is replayed from its
+ * recorded shots (events and resting places), and each fused reading is judged by a match
+ * kept in step with it, as the run itself does. Prints, per game and frame rate, decisions
+ * with the recorded fusion (`then`) and with today's (`now`), and every wrong decision.
+ *
+ * A stream is judged only when every one of its shots carries its truth's resting places.
+ */
+type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number> };
+const zero = (): Record<Decision, number> => ({ correct: 0, prompted: 0, wrong: 0 });
+
+const files = process.argv.slice(2);
+if (!files.length) {
+  console.error('usage: fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]');
+  process.exit(2);
+}
+const streams = new Map<string, ShotRecord[]>();
+const finished = new Set<string>();
+for (const file of files) {
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    let r: ShotRecord | { type: 'stream'; variant: string; fps: number; stream: number; attempt: string };
+    try {
+      r = JSON.parse(line) as typeof r;
+    } catch {
+      continue; // a line cut off when a run was stopped
+    }
+    const key = `${file}|${r.variant}|${r.fps}|${r.stream}|${r.attempt}`;
+    if (r.type === 'stream') finished.add(key);
+    else if (r.type === 'shot') streams.set(key, [...(streams.get(key) ?? []), r]);
+  }
+}
+
+const rows = new Map<string, Row>();
+const wrong: string[] = [];
+let skipped = 0;
+for (const [key, records] of streams) {
+  if (!finished.has(key) || records.some((r) => !r.fusionInput?.truthPositions)) {
+    skipped += 1;
+    continue;
+  }
+  records.sort((a, b) => a.index - b.index);
+  const { variant, fps } = records[0]!;
+  const setup: MatchSetup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
+  let truth = createMatch(setup);
+  let seen: Match = createMatch(setup);
+  let seenContacts: Match = createMatch(setup);
+  let log: MatchInput[] = [];
+  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero() };
+  rows.set(`${variant} ${fps}`, row);
+  for (const r of records) {
+    const view = truth.view();
+    if (view.status === 'finished' || view.status === 'drawn') {
+      truth = createMatch(setup);
+      seen = createMatch(setup);
+      seenContacts = createMatch(setup);
+      log = [];
+    }
+    const input = r.fusionInput!;
+    const truthShot: Shot = { events: [...input.truth], positions: input.truthPositions! };
+    const inputs = playTruth(truth, truthShot);
+    const expected = truth.view().shots.at(-1)!;
+    const contacts = fuseShot(input.sensors, input.camera, input.options).shot;
+    const fused = input.paths ? fuseWithTracks(input.sensors, input.camera, input.paths, input.options).shot : contacts;
+    const d = judge(seen, fused, expected);
+    const c = judge(seenContacts, contacts, expected);
+    if (d.decision === 'wrong') wrong.push(`${variant} ${fps} s${r.stream} #${r.index}: ${d.note} — truth ${JSON.stringify(input.truth)} read ${JSON.stringify(fused.events)}`);
+    if (!d.inStep) seen = replay(setup, [...log, ...inputs]);
+    if (!c.inStep) seenContacts = replay(setup, [...log, ...inputs]);
+    log.push(...inputs);
+    row.shots += 1;
+    row.then[r.decisions.fused] += 1;
+    row.now[d.decision] += 1;
+    row.contacts[c.decision] += 1;
+  }
+}
+const per100 = (d: Record<Decision, number>, n: number) => ((100 * d.prompted) / Math.max(1, n)).toFixed(1);
+console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | contacts only now |');
+console.log('|---|---|---|---|---|---|');
+for (const [key, r] of [...rows].sort()) {
+  const [variant, fps] = key.split(' ');
+  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) |`);
+}
+if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, or written without the truth's resting places.`);
+console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');

@@ -1,0 +1,58 @@
+import { createMatch, playTruth } from '../../hardware/simulator/match-helpers.ts';
+import { seededRandom } from '../../hub/rules/random.ts';
+import { calibrate } from '../../hub/vision/calibration.ts';
+import { VisionTracker } from '../../hub/vision/tracker.ts';
+import { makeClip } from '../../hardware/simulator/video/clip.ts';
+import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
+import { streamSeed } from '../../hardware/simulator/video/accuracy.ts';
+
+// Scratch: how far a path sample lies from the truth, by clear / partial.
+const variant = process.argv[2] ?? 'carom';
+const fps = Number(process.argv[3] ?? 30);
+const seed = Number(process.argv[4] ?? 31337);
+const streams = Number(process.argv[5] ?? 2);
+const perStream = 10;
+const errs: Record<string, number[]> = { clear: [], partial: [] };
+const worst: string[] = [];
+for (let st = 0; st < streams; st++) {
+  const random = seededRandom(streamSeed(seed, variant, st));
+  const setup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
+  let truth = createMatch(setup as never);
+  const planner = new VideoShotPlanner(variant);
+  const skittleGame = variant.startsWith('skittles');
+  let isBreak = true;
+  for (let index = 0; index < perStream; index++) {
+    let view = truth.view();
+    if (view.status === 'finished' || view.status === 'drawn') { truth = createMatch(setup as never); isBreak = true; view = truth.view(); }
+    const shot = planner.plan(view.cueBall!, isBreak, view.instructions, random);
+    isBreak = false;
+    const clip = makeClip({ ...shot, fps, width: 640, height: 360, seed: Math.floor(random() * 2 ** 31) });
+    const cam = clip.camera;
+    const cal = calibrate({ width: cam.lens.width, height: cam.lens.height, corners: cam.corners, table: { length: shot.table.length, width: shot.table.width }, k1: cam.spec.k1, fovDeg: cam.spec.hfovDeg });
+    if (!cal.ok) throw new Error(cal.error);
+    const skittles = skittleGame ? planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], base: 2 * k.radius, height: 60 })) : undefined;
+    const initial = Object.fromEntries(shot.start.map((b) => [b.id, [b.p[0], b.p[1]] as [number, number]]));
+    const pockets = shot.table.pockets.map((p) => ({ at: [p.at[0], p.at[1]] as [number, number], radius: p.radius }));
+    const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), ...(pockets.length ? { pockets } : {}), initial });
+    for (let i = 0; i < clip.frameCount; i++) tracker.push(clip.frame(i), Math.round((i * 1000) / fps));
+    tracker.finish();
+    planner.rested(clip.timeline.result.balls);
+    playTruth(truth, clip.truth.shot);
+    const paths = tracker.lastShotPaths;
+    if (!paths || paths.doubt) continue;
+    for (const [id, samples] of Object.entries(paths.paths)) {
+      for (const s of samples) {
+        if (!s.at) continue;
+        const ts = (s.t / 1000) - clip.strikeAt;
+        const tb = (ts <= 0 ? shot.start : clip.timeline.ballsAt(ts)).find((b) => b.id === id);
+        if (!tb || (tb as { gone?: boolean }).gone) continue;
+        const e = Math.hypot(tb.p[0] - s.at[0], tb.p[1] - s.at[1]);
+        errs[s.clear ? 'clear' : 'partial']!.push(e);
+        if (e > 15) worst.push(`${s.clear ? 'C' : 'p'} ${e.toFixed(1)} s${st}#${index} ${id} t=${s.t}`);
+      }
+    }
+  }
+}
+const q = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]?.toFixed(1); };
+for (const [k, xs] of Object.entries(errs)) console.log(`${variant} ${fps} ${k}: n=${xs.length} p50 ${q(xs, 0.5)} p99 ${q(xs, 0.99)} p999 ${q(xs, 0.999)} max ${q(xs, 1)}`);
+console.log(worst.slice(0, 30).join('\n'));
