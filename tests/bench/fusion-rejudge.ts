@@ -4,7 +4,7 @@ import { fuseWithTracks } from '../../hub/camera/track-fusion.ts';
 import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
 import type { Match } from '../../hub/rules/match.ts';
 import { createMatch, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
-import { judge, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
+import { judge, truthShots, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
 
 /**
  * `npx tsx tests/bench/fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]`: the engine's decisions on
@@ -14,12 +14,19 @@ import { judge, type Decision, type ShotRecord } from '../../hardware/simulator/
  * kept in step with it, as the run itself does. Prints, per game and frame rate, decisions
  * with the recorded fusion (`then`) and with today's (`now`), and every wrong decision.
  *
- * A stream is judged only when every one of its shots carries its truth's resting places.
+ * A stream is judged only when it finished. Records written without the truth's resting
+ * places get them from the physics again (`--seed N`: the run's VISION_SEED), checked against
+ * the recorded truth's events.
  */
 type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number> };
 const zero = (): Record<Decision, number> => ({ correct: 0, prompted: 0, wrong: 0 });
 
-const files = process.argv.slice(2);
+const args = process.argv.slice(2);
+const seedAt = args.indexOf('--seed');
+const seed = seedAt >= 0 ? Number(args[seedAt + 1]) : null;
+// --prompts: list every prompted shot, its fused reading beside the truth.
+const showPrompts = args.includes('--prompts');
+const files = args.filter((a, k) => a !== '--prompts' && (seedAt < 0 || (k !== seedAt && k !== seedAt + 1)));
 if (!files.length) {
   console.error('usage: fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]');
   process.exit(2);
@@ -43,14 +50,26 @@ for (const file of files) {
 
 const rows = new Map<string, Row>();
 const wrong: string[] = [];
+const prompts: string[] = [];
 let skipped = 0;
 for (const [key, records] of streams) {
-  if (!finished.has(key) || records.some((r) => !r.fusionInput?.truthPositions)) {
+  records.sort((a, b) => a.index - b.index);
+  if (!finished.has(key) || records.some((r, k) => !r.fusionInput || r.index !== k)) {
     skipped += 1;
     continue;
   }
-  records.sort((a, b) => a.index - b.index);
   const { variant, fps } = records[0]!;
+  if (records.some((r) => !r.fusionInput!.truthPositions)) {
+    if (seed === null) {
+      skipped += 1;
+      continue;
+    }
+    const shots = truthShots({ variant, stream: records[0]!.stream, shots: records.length, seed });
+    records.forEach((r, k) => {
+      if (JSON.stringify(shots[k]!.events) !== JSON.stringify(r.fusionInput!.truth)) throw new Error(`${key} shot ${k}: the physics played another shot than the record's (wrong --seed?)`);
+      r.fusionInput!.truthPositions = shots[k]!.positions;
+    });
+  }
   const setup: MatchSetup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
   let truth = createMatch(setup);
   let seen: Match = createMatch(setup);
@@ -74,6 +93,7 @@ for (const [key, records] of streams) {
     const fused = input.paths ? fuseWithTracks(input.sensors, input.camera, input.paths, input.options).shot : contacts;
     const d = judge(seen, fused, expected);
     const c = judge(seenContacts, contacts, expected);
+    if (d.decision === 'prompted' && showPrompts) prompts.push(`${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(fused.events)}`);
     if (d.decision === 'wrong') wrong.push(`${variant} ${fps} s${r.stream} #${r.index}: ${d.note} — truth ${JSON.stringify(input.truth)} read ${JSON.stringify(fused.events)}`);
     if (!d.inStep) seen = replay(setup, [...log, ...inputs]);
     if (!c.inStep) seenContacts = replay(setup, [...log, ...inputs]);
@@ -91,5 +111,6 @@ for (const [key, r] of [...rows].sort()) {
   const [variant, fps] = key.split(' ');
   console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) |`);
 }
-if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, or written without the truth's resting places.`);
+if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, without fusion input, or without the truth's resting places (give --seed).`);
+if (showPrompts) console.log(`\n${prompts.join('\n')}`);
 console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');

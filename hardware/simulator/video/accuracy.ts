@@ -107,6 +107,36 @@ export interface TrackFuseOptions {
 }
 export type FuseTracks = (sensors: Shot, camera: Shot, paths: ShotPaths, options: TrackFuseOptions) => { shot: Shot };
 
+/**
+ * The truth's shots of a stream (events and resting places), as runStream plays them, without
+ * rendering a frame: the planner and the physics draw from the same seeded streams, and a
+ * clip's frames are drawn only when asked for. For re-judging records written without the
+ * truth's resting places (tests/bench/fusion-rejudge.ts).
+ */
+export function truthShots(spec: Pick<StreamSpec, 'variant' | 'stream' | 'shots' | 'seed'>): Shot[] {
+  const setup: MatchSetup = { variant: spec.variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
+  const random = seededRandom(streamSeed(spec.seed, spec.variant, spec.stream));
+  const planner = new VideoShotPlanner(spec.variant);
+  let truth = createMatch(setup);
+  let isBreak = true;
+  const out: Shot[] = [];
+  for (let index = 0; index < spec.shots; index++) {
+    let view = truth.view();
+    if (view.status === 'finished' || view.status === 'drawn') {
+      truth = createMatch(setup);
+      isBreak = true;
+      view = truth.view();
+    }
+    const shot = planner.plan(view.cueBall!, isBreak, view.instructions, random);
+    isBreak = false;
+    const clip = makeClip({ ...shot, fps: 30, width: 64, height: 36, seed: Math.floor(random() * 2 ** 31) });
+    planner.rested(clip.timeline.result.balls);
+    playTruth(truth, clip.truth.shot);
+    out.push(clip.truth.shot);
+  }
+  return out;
+}
+
 /** Runs one stream, handing each shot's record to `onShot` as soon as it is scored. */
 export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fuseShot: Fuse, fuseTracks: FuseTracks): void {
   const { variant, fps } = spec;
