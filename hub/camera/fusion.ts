@@ -57,7 +57,7 @@ export function fuseShot(sensor: Shot, camera: Shot, options: FusionOptions): Fu
   const burst = inBurst(sensor.events, options.toleranceMs);
   const events = contacts.events.map((e, k) => (burst.has(k) ? unknownIds(e) : e));
   const identified = events.filter((e) => knownIds(e) > 0).length;
-  const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs);
+  const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs, options.toleranceMs);
   return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera };
 }
 
@@ -127,14 +127,31 @@ export function fuseContacts(sensor: Shot, camera: Shot, options: FusionOptions)
 /**
  * The fused shot from the sensor events with their ids (one for one with `sensor.events`):
  * the camera's off-table and pocket events placed among them by time, and its resting places.
+ * A camera fact the sensor shot already has (a pocket switch, or the referee) is not doubled:
+ * the same kind within `toleranceMs` of it, naming the same ball or one of the two naming none
+ * (the camera leaves a ball unnamed when same-coloured balls may have swapped). Where only the
+ * camera names the ball, its name is taken.
  */
-export function withCameraFacts(sensor: Shot, events: readonly ShotEvent[], camera: Shot, offsetMs: number): { shot: Shot; unknown: number } {
+export function withCameraFacts(sensor: Shot, events: readonly ShotEvent[], camera: Shot, offsetMs: number, toleranceMs = 0): { shot: Shot; unknown: number } {
   const unknown = events.filter((e) => isContact(e) && idsMissing(e)).length;
-  // Off-table and pocket events the sensor shot already has (entered by the referee) are not doubled.
-  const already = new Set(sensor.events.flatMap((e) => (e.kind === 'off-table' || e.kind === 'pocket' ? [`${e.kind}:${e.ball}`] : [])));
-  const cameraOnly = camera.events.filter((e) => (e.kind === 'off-table' || e.kind === 'pocket') && !already.has(`${e.kind}:${e.ball}`));
-  const withCameraOnly = insertByTime([...events], cameraOnly, offsetMs);
-  const shot: Shot = { ...sensor, events: withCameraOnly };
+  type Fact = Extract<ShotEvent, { kind: 'off-table' | 'pocket' }>;
+  const isFact = (e: ShotEvent): e is Fact => e.kind === 'off-table' || e.kind === 'pocket';
+  const out = [...events];
+  const taken = new Set<number>();
+  const cameraOnly = camera.events.filter(isFact).filter((c) => {
+    const k = out.findIndex((s, i) => {
+      if (taken.has(i) || !isFact(s) || s.kind !== c.kind) return false;
+      const sameBall = s.ball === c.ball || s.ball === null || c.ball === null;
+      const sameTime = s.t === undefined || c.t === undefined ? s.ball === c.ball : Math.abs(c.t + offsetMs - s.t) <= toleranceMs;
+      return sameBall && sameTime;
+    });
+    if (k < 0) return true;
+    taken.add(k);
+    const s = out[k] as Fact;
+    if (s.ball === null && c.ball !== null) out[k] = { ...s, ball: c.ball };
+    return false;
+  });
+  const shot: Shot = { ...sensor, events: insertByTime(out, cameraOnly, offsetMs) };
   if (camera.positions) shot.positions = camera.positions;
   return { shot, unknown };
 }

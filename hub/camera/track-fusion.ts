@@ -329,7 +329,7 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
     return merged;
   });
   const identified = events.filter((e) => isContact(e) && idCount(e) > 0).length;
-  const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs);
+  const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs, options.toleranceMs);
   return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera, fromTracks, byContacts: contacts.identified };
 }
 

@@ -128,6 +128,17 @@ describe('fusion of camera contacts with sensor events (issue 16)', () => {
     expect(fused.shot.events.map((e) => e.kind)).toEqual(['cushion', 'off-table', 'cushion']);
   });
 
+  it('a pocket the sensors already have is not doubled when the camera leaves its ball unnamed (seed 6262: two whites in doubt)', () => {
+    const sensors: Shot = { events: [{ kind: 'cushion', rail: 'foot', ball: null, t: 0 }, { kind: 'pocket', ball: 'one', t: 900 }] };
+    // The camera's own pocket of the same ball 12 ms off, unnamed; and another ball's pocket later, which the sensors missed.
+    const camera: Shot = { events: [{ kind: 'pocket', ball: null, t: 912 + 15 }, { kind: 'pocket', ball: 'two', t: 1500 + 15 }] };
+    const fused = fuseShot(sensors, camera, { offsetMs: -15, toleranceMs: 20 });
+    expect(fused.shot.events.filter((e) => e.kind === 'pocket')).toEqual([{ kind: 'pocket', ball: 'one', t: 900 }, { kind: 'pocket', ball: 'two', t: 1500 }]);
+    // The other way round: the sensors' pocket unnamed, the camera's named: one pocket, named.
+    const named = fuseShot({ events: [{ kind: 'pocket', ball: null, t: 900 }] }, { events: [{ kind: 'pocket', ball: 'two', t: 905 + 15 }] }, { offsetMs: -15, toleranceMs: 20 });
+    expect(named.shot.events).toEqual([{ kind: 'pocket', ball: 'two', t: 900 }]);
+  });
+
   it('refuses a negative tolerance by name', () => {
     expect(() => fuseShot({ events: [] }, { events: [] }, { offsetMs: 0, toleranceMs: -1 })).toThrow(/toleranceMs/);
   });
