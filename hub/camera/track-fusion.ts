@@ -211,6 +211,24 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       if (tau >= t1) return true;
     }
   };
+  /**
+   * The ball struck by the cue: the one ball seen to move before the shot's first click (its
+   * window, and half a frame for the exposure). Every other ball lay still until a click moved
+   * it, so the first click is this ball's. Null when none, or more than one, was seen moving
+   * (a hand placing a ball as well), or a ball was out of sight just before: then nothing
+   * follows. Moved: two sightings farther apart than both their error bounds.
+   */
+  const firstClick = sensor.events.findIndex((e) => e.kind === 'ball' && e.t !== undefined);
+  const struck = ((): string | null => {
+    if (firstClick < 0) return null;
+    const before = sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2;
+    const err = (x: PathSample) => (x.clear ? error.noise : error.partialNoise);
+    const sightings = balls.map((b) => shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
+    // Every ball seen in the last three frames before it (a ball out of sight may have been moved by a hand).
+    if (sightings.some((seen) => !seen.some((x) => x.t >= before - 3 * frameMs))) return null;
+    const moved = balls.filter((_, k) => sightings[k]!.some((x) => dist(x.at, sightings[k]![0]!.at) > err(x) + err(sightings[k]![0]!)));
+    return moved.length === 1 ? moved[0]! : null;
+  })();
   /** Same-coloured balls in doubt at the window's end: a ball ruled in is any of them. */
   const inDoubt = (ball: string, t1: number) => doubt !== null && t1 >= doubt.since && doubt.balls.includes(ball);
   const widen = (candidates: Set<string>, t1: number) => {
@@ -282,6 +300,8 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
         if (!out) pairs.push([x, y]);
       }
     }
+    // The first click is the struck ball's (unless its identity may have been swapped by then).
+    if (index === firstClick && struck !== null && !inDoubt(struck, t1)) pairs.splice(0, pairs.length, ...pairs.filter((p) => p.includes(struck)));
     // In doubt, a pair with one of the same-coloured balls may be with the other.
     if (doubt && t1 >= doubt.since) {
       for (const [x, y] of [...pairs]) {

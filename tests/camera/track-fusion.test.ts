@@ -139,6 +139,20 @@ describe('track fusion: clicks', () => {
     expect(e).toMatchObject({ balls: [null, null] });
   });
 
+  it('the first click is the struck ball\'s: two balls lying still beside each other did not meet (seed 6262)', () => {
+    // Yellow lies 4 mm from the red: red–yellow is within reach, and so is white–yellow.
+    const yellowAt: [number, number] = [1600 + 2 * R, 700 + 2 * R + 4];
+    const first = paths({ white: path(white), yellow: path(still(yellowAt)), red: path(red) });
+    expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, first, opts())[0]).toMatchObject({ balls: ['white', null] });
+    // Not the first click (one before it): any pair may be.
+    const second = trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 100 }, { kind: 'ball', balls: [null, null], t: 500 }] }, first, opts())[1];
+    expect(second).toMatchObject({ balls: [null, null] });
+    // A second ball seen moving before it (a hand placing the yellow): nothing follows.
+    const placed = (t: number): [number, number] => (t < 150 ? [yellowAt[0] - 150 + t, yellowAt[1]] : yellowAt);
+    const handled = paths({ white: path(white), yellow: path(placed), red: path(red) });
+    expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, handled, opts())[0]).toMatchObject({ balls: [null, null] });
+  });
+
   it('doubt: a pair with one of the two whites gives the other ball only', () => {
     const p = paths({ cue: path(white), one: path(red), two: path(still([300, 300])) }, { balls: ['one', 'two'], since: 100 });
     expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, p, opts())[0]).toMatchObject({ balls: ['cue', null] });
