@@ -12,7 +12,7 @@ import { planScriptedShot } from './planner.ts';
  * shots it decided as the truth says, how many it put to the referee, and how many it
  * decided wrongly (must be none).
  */
-export type SensorSet = 'sensors' | 'tracker';
+export type SensorSet = 'sensors' | 'tracker' | 'candidates';
 /** `physics`: the event-driven simulator plays real matches; `scripted`: random plausible event sequences. */
 export type PlannerKind = 'physics' | 'scripted';
 
@@ -42,6 +42,25 @@ export function sensorView(shot: Shot): Shot {
   };
 }
 
+/**
+ * The sensors' view with `candidates` on every unknown id, as a camera's paths give them: the
+ * truth and each other ball (pair) with even odds — any superset of the truth a sound camera
+ * may leave (the candidates extension, docs/contract.md).
+ */
+export function candidateView(shot: Shot, balls: readonly string[], random: () => number): Shot {
+  const pairs = balls.flatMap((x, i) => balls.slice(i + 1).map((y) => [x, y] as [string, string]));
+  const some = <T>(truth: T, all: readonly T[], same: (a: T, b: T) => boolean) => all.filter((x) => same(x, truth) || random() < 0.5);
+  const samePair = (a: readonly [string, string], b: readonly [string, string]) => a.includes(b[0]) && a.includes(b[1]);
+  return {
+    events: shot.events.map((e) => {
+      if (e.kind === 'cushion' && e.ball !== null) return { ...e, ball: null, candidates: some(e.ball, balls, (a, b) => a === b) };
+      if (e.kind === 'skittle' && e.by !== null) return { ...e, by: null, candidates: some(e.by, balls, (a, b) => a === b) };
+      if (e.kind === 'ball' && e.balls[0] !== null && e.balls[1] !== null) return { ...e, balls: [null, null], candidates: some([e.balls[0], e.balls[1]] as [string, string], pairs, samePair) };
+      return e;
+    }),
+  };
+}
+
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
 
 /** Called for each prompt the sensor reading raised, with the option that is the truth. */
@@ -51,6 +70,8 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
   const setup = { variant, players: ['Ana', 'Ben'], target: variant === 'artistic' ? 1 : 100_000, options: variant === 'artistic' ? { figures: 12 } : {} };
   const count: AccuracyCount = { variant, shots: 0, correct: 0, prompted: 0, wrong: 0, top1: 0, brier: 0, wrongExamples: [] };
   const random = seededRandom(seed);
+  // The candidates' own draws: the planner plays the same shots whichever reading is measured.
+  const candidateRandom = seededRandom(seed ^ 0x5eed);
   let truth = createMatch(setup);
   let seen = createMatch(setup, config);
   const physics = new PhysicsTable(variant);
@@ -68,7 +89,8 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
     const known = truth.view();
     if (known.status === 'awaiting-referee') must(truth.apply({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } }));
     const expected = truth.view().shots.at(-1)!;
-    must(seen.apply({ kind: 'shot', shot: sensors === 'tracker' ? shot : sensorView(shot) }));
+    const balls = variant.startsWith('skittles') ? ['cue', 'one', 'two'] : ['white', 'yellow', 'red'];
+    must(seen.apply({ kind: 'shot', shot: sensors === 'tracker' ? shot : sensors === 'candidates' ? candidateView(shot, balls, candidateRandom) : sensorView(shot) }));
     count.shots += 1;
     const sensed = seen.view();
     if (sensed.status === 'awaiting-referee') {

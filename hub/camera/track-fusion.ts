@@ -346,11 +346,31 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
     const fromContacts = burst.has(k) ? unknownIds(contacts.events[k]!) : contacts.events[k]!;
     const merged = merge(fromContacts as Contact, tracked[k] as Contact, possible.get(k));
     if (idCount(merged) > idCount(contacts.events[k]!)) fromTracks += 1;
-    return merged;
+    return withCandidates(merged, possible.get(k), Object.keys(shotPaths.paths).length);
   });
   const identified = events.filter((e) => isContact(e) && idCount(e) > 0).length;
   const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs, options.toleranceMs);
   return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera, fromTracks, byContacts: contacts.identified };
+}
+
+/**
+ * An event still missing an id gets what the paths did not rule out as its `candidates`
+ * (a match-log extension, docs/contract.md): the engine then reads that id only as one of
+ * them. The true ball (pair) is never ruled out (the property test below checks it), so the
+ * candidates never leave the truth out; they are given only when they leave something out.
+ */
+export function withCandidates(e: Contact, possible: readonly string[] | undefined, ballCount: number): Contact {
+  if (!possible || possible.includes('(chain)') || possible.length === 0) return e;
+  if (e.kind === 'ball') {
+    if (!e.balls.includes(null)) return e;
+    const known = e.balls.find((b) => b !== null) ?? null;
+    const pairs = possible.map((p) => p.split('+') as [string, string]).filter((p) => known === null || p.includes(known));
+    const all = known === null ? (ballCount * (ballCount - 1)) / 2 : ballCount - 1;
+    return pairs.length > 0 && pairs.length < all ? { ...e, candidates: pairs } : e;
+  }
+  const stated = e.kind === 'cushion' ? e.ball : e.by;
+  if (stated !== null || possible.length >= ballCount) return e;
+  return { ...e, candidates: [...possible] };
 }
 
 /**

@@ -41,6 +41,7 @@ export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): 
         else if (e.ball !== undefined) problem = unknownBall(variant, e.ball, where);
         break;
     }
+    if (!problem && (e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle') && e.candidates) problem = badCandidates(variant, e, where);
     if (problem) return err(problem);
   }
   if (shot.frozen && 'ball' in shot.frozen) {
@@ -59,6 +60,27 @@ export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): 
   }
   if (shot.declare === 'carom' && !pocketTable) return err(`shot.declare: a called carom is a rule of the seven-skittle games (SK7P-8), not ${variant.id}`);
   return ok(undefined);
+}
+
+/** Candidates (an extension): game balls, and consistent with the ids the event does state. */
+function badCandidates(variant: AnyVariant, e: Extract<Shot['events'][number], { kind: 'ball' | 'cushion' | 'skittle' }>, where: string): string | null {
+  const at = `${where}.candidates`;
+  if (e.kind === 'ball') {
+    for (const [x, y] of e.candidates ?? []) {
+      const problem = unknownBall(variant, x, at) ?? unknownBall(variant, y, at);
+      if (problem) return problem;
+      if (x === y) return `${at}: a ball cannot meet itself ('${x}')`;
+      const known = e.balls.filter((b): b is string => b !== null);
+      if (!known.every((b) => b === x || b === y)) return `${at}: the pair ${x}+${y} leaves out ${known.join(' and ')}, which the event names`;
+    }
+    return null;
+  }
+  const stated = e.kind === 'skittle' ? e.by : e.ball;
+  for (const b of e.candidates ?? []) {
+    const problem = unknownBall(variant, b, at);
+    if (problem) return problem;
+  }
+  return stated !== null && !(e.candidates ?? []).includes(stated) ? `${at}: '${stated}', which the event names, is not among them` : null;
 }
 
 function unknownBall(variant: AnyVariant, id: string | null | undefined, where: string): string | null {

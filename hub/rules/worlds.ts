@@ -391,6 +391,26 @@ export function candidateReadings(event: Exclude<ShotEvent, { kind: 'foul' }>, i
 }
 
 function readings(event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, moving: number, balls: readonly BallId[]): Reading[] {
+  return withinCandidates(event, allReadings(event, index, moving, balls));
+}
+
+/**
+ * An unknown id the event says what it may be (`candidates`, the camera's: docs/contract.md)
+ * is read only as one of those. Should none of them be possible here (the moving balls), the
+ * two sources disagree and the engine keeps its own readings: it asks among all of them.
+ */
+function withinCandidates(event: Exclude<ShotEvent, { kind: 'foul' }>, all: Reading[]): Reading[] {
+  const candidates = 'candidates' in event ? event.candidates : undefined;
+  if (!candidates || !all.some((r) => r.unknown)) return all;
+  const allowed = new Set(candidates.map((c) => (typeof c === 'string' ? c : [...c].sort().join('+'))));
+  const key = (r: Reading) => (r.field === 'balls' ? r.label.split('+').sort().join('+') : r.label);
+  const kept = all.filter((r) => allowed.has(key(r)));
+  if (kept.length === 0) return all;
+  const labels = kept.map((r) => r.label);
+  return kept.map((r) => ({ ...r, alternatives: labels }));
+}
+
+function allReadings(event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, moving: number, balls: readonly BallId[]): Reading[] {
   if (event.kind === 'ball') return ballReadings(event.balls, index, moving, balls);
   const field: UndeterminedFact['field'] = event.kind === 'skittle' ? 'by' : 'ball';
   const known = event.kind === 'skittle' ? event.by : event.ball;

@@ -5,7 +5,7 @@ import { strike } from '../../hardware/simulator/physics/planner.ts';
 import { tableFor } from '../../hardware/simulator/physics/table.ts';
 import { amplitudeOf } from '../../hardware/simulator/physics/sensors.ts';
 import type { Ball } from '../../hardware/simulator/physics/ball.ts';
-import { fuseWithTracks, merge, trackIds, type TrackFusionOptions } from '../../hub/camera/track-fusion.ts';
+import { fuseWithTracks, merge, trackIds, withCandidates, type TrackFusionOptions } from '../../hub/camera/track-fusion.ts';
 import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import type { PathSample, ShotPaths } from '../../hub/vision/tracker.ts';
@@ -203,6 +203,29 @@ describe('track fusion: skittles', () => {
   it('null for a skittle whose spot is not known', () => {
     const p = paths({ cue: path(cue), one: path(still([300, 300])), two: path(still([2500, 1200])) });
     expect(trackIds({ events: [{ kind: 'skittle', skittle: 'queen' as 'king', by: null, t: 505 }] }, p, opts({ skittles }))[0]).toMatchObject({ by: null });
+  });
+});
+
+describe('candidates for the ids left unknown (the match-log extension)', () => {
+  it('a rail hit with two balls in reach gets them as candidates; all three, or a named ball, give none', () => {
+    const e = { kind: 'cushion', rail: 'head', ball: null, t: 500 } as const;
+    expect(withCandidates(e, ['white', 'yellow'], 3)).toEqual({ ...e, candidates: ['white', 'yellow'] });
+    expect(withCandidates(e, ['white', 'yellow', 'red'], 3)).toEqual(e);
+    expect(withCandidates({ ...e, ball: 'white' }, ['white', 'yellow'], 3)).toEqual({ ...e, ball: 'white' });
+    expect(withCandidates(e, ['(chain)'], 3)).toEqual(e);
+  });
+
+  it('a click: the pairs left, with the ball it names', () => {
+    const e = { kind: 'ball', balls: ['white', null], t: 500 } as const;
+    expect(withCandidates(e, ['white+yellow', 'white+red', 'yellow+red'], 3)).toEqual(e); // white with either: nothing left out
+    expect(withCandidates({ ...e, balls: [null, null] }, ['white+yellow', 'yellow+red'], 3)).toEqual({ ...e, balls: [null, null], candidates: [['white', 'yellow'], ['yellow', 'red']] });
+  });
+
+  it('fused shots carry them: the engine reads the unknown as one of them', () => {
+    // Yellow lies against the head rail, white bounces off it: the hit is one of the two.
+    const p = paths({ white: path(bounceHead(400, 2, 500)), yellow: path(still([R + 2, 900])), red: path(still([2000, 300])) });
+    const fused = fuseWithTracks({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, { events: [] }, p, opts());
+    expect(fused.shot.events[0]).toMatchObject({ ball: null, candidates: ['white', 'yellow'] });
   });
 });
 

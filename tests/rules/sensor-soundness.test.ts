@@ -26,6 +26,13 @@ describe('sensor-only scoring is never wrong, only unsure (RULES §10)', () => {
     expect(count.wrong).toBe(0);
   });
 
+  it.each(['carom', 'three-cushion', 'balkline-47-2', 'skittles-5', 'skittles-7-pyramid'])('%s: 150 planned shots with random candidates (a camera\'s, the truth among them), none decided wrongly, fewer prompts', (variant) => {
+    const count = measureAccuracy(variant, 150, variant.length * 7919, 'candidates');
+    expect(count.wrongExamples).toEqual([]);
+    expect(count.wrong).toBe(0);
+    expect(count.prompted).toBeLessThan(measureAccuracy(variant, 150, variant.length * 7919, 'sensors').prompted);
+  });
+
   it('with a tracker every shot is decided without the referee', () => {
     for (const variant of ['three-cushion', 'skittles-5', 'skittles-7-carom']) {
       const count = measureAccuracy(variant, 200, 11, 'tracker');
