@@ -61,6 +61,22 @@ describe('writePerTurn: one write per turn of the event loop, nothing lost or re
     expect(calls).toEqual([['connack:head', 'connack:body']]);
   });
 
+  it('a turn that runs long holds the writes no longer than the next timers (before the next round of input)', async () => {
+    const { stream, calls } = recordingStream();
+    writePerTurn(stream);
+    const seenByTimer = await new Promise<number>((resolve) => {
+      setImmediate(() => {
+        writePacket(stream, 'a');
+        // A timer set after the writes: it runs in the next turn's timers phase, before its reads and immediates.
+        setTimeout(() => resolve(calls.length), 0);
+        const until = performance.now() + 3;
+        while (performance.now() < until); // a long turn
+      });
+    });
+    expect(seenByTimer).toBe(1);
+    expect(calls).toEqual([['a:head', 'a:body']]);
+  });
+
   it('a destroyed stream is not held', async () => {
     const { stream } = recordingStream();
     writePerTurn(stream);
