@@ -19,6 +19,8 @@ export class HubRequestError extends Error {
 }
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** Topics whose reading is remembered (a venue's tables × their topics fit many times over). */
+const PARSED_TOPICS = 4096;
 
 interface Pending {
   command: string;
@@ -135,8 +137,21 @@ export class MqttLink {
     this.client?.subscribe(map, () => undefined);
   }
 
+  /** Topics read so far (bounded): every message's topic was split again, thousands a second at a venue (issue 18). */
+  private readonly parsedTopics = new Map<string, ReturnType<typeof parseTopic>>();
+
+  private parse(topic: string): ReturnType<typeof parseTopic> {
+    let parsed = this.parsedTopics.get(topic);
+    if (parsed === undefined) {
+      parsed = parseTopic(this.options.baseTopic, topic);
+      if (this.parsedTopics.size >= PARSED_TOPICS) this.parsedTopics.clear();
+      this.parsedTopics.set(topic, parsed);
+    }
+    return parsed;
+  }
+
   private message(topic: string, payload: Buffer): void {
-    const parsed = parseTopic(this.options.baseTopic, topic);
+    const parsed = this.parse(topic);
     switch (parsed?.kind) {
       case 'table':
         this.store.ingest(parsed.table, parsed.topic, payload);

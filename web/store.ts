@@ -129,6 +129,10 @@ export class TableStore extends EventEmitter<StoreEvents> {
   /** One message from `<base>/tables/<table>/<kind>`; returns false for what it could not read. */
   ingest(table: string, kind: string, payload: Buffer | string): boolean {
     if (!TABLE_ID.test(table)) return false;
+    // A sensor event of a table no view follows is not even parsed: most of a venue's
+    // messages, and their JSON.parse was most of the panel's cost (issue 18). The hub writes
+    // `type` first; any other spelling takes the full path below.
+    if (kind === 'events' && isSensorPayload(payload) && !this.wantsSensorEvents(table)) return true;
     let raw: unknown;
     try {
       const text = payload.toString();
@@ -209,6 +213,15 @@ export class TableStore extends EventEmitter<StoreEvents> {
     }
     return rec;
   }
+}
+
+/** How the hub's JSON of a sensor event begins (hub/tables/sensor-intake.ts builds it `type` first). */
+const SENSOR_PREFIX = '{"type":"sensor",';
+const SENSOR_PREFIX_BYTES = Buffer.from(SENSOR_PREFIX);
+
+function isSensorPayload(payload: Buffer | string): boolean {
+  if (typeof payload === 'string') return payload.startsWith(SENSOR_PREFIX);
+  return payload.length > SENSOR_PREFIX_BYTES.length && payload.compare(SENSOR_PREFIX_BYTES, 0, SENSOR_PREFIX_BYTES.length, 0, SENSOR_PREFIX_BYTES.length) === 0;
 }
 
 /** Alerts for a table: those its health reports, plus what the panel sees itself. */

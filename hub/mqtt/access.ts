@@ -26,6 +26,9 @@ export const MAX_PACKET_BYTES = 128 * 1024;
 
 export type TopicFamily = 'request' | 'tracker' | 'other';
 
+/** Topics whose forwarding answer is remembered per grant (a venue's tables × their topics fit many times over). */
+const FORWARD_CACHE_TOPICS = 4096;
+
 export function publicTopics(base: string, extraRead: readonly string[] = []): string[] {
   const t = topics(base);
   return [t.bridgeState, t.allHubStates, t.allTableStates, t.allTableAvailability, t.allTableEvents, t.allTableHealth, t.leagueState, ...extraRead];
@@ -84,9 +87,29 @@ export class TopicPolicy {
     return null;
   }
 
+  /**
+   * Answers of `mayForward` per grant (grants are never changed once made) and topic: it is
+   * asked for every message and every subscriber, and deciding splits the topic against each
+   * pattern of the grant (issue 18). Bounded: a grant's map starts afresh past FORWARD_CACHE_TOPICS.
+   */
+  private readonly forwardAnswers = new WeakMap<Grant, Map<string, boolean>>();
+
   /** Whether a message on this topic may be delivered to a client with this grant. */
   mayForward(grant: Grant | undefined, topic: string): boolean {
-    if (!grant || this.isRequest(topic)) return false;
+    if (!grant) return false;
+    let answers = this.forwardAnswers.get(grant);
+    if (!answers) this.forwardAnswers.set(grant, (answers = new Map()));
+    let may = answers.get(topic);
+    if (may === undefined) {
+      may = this.decideForward(grant, topic);
+      if (answers.size >= FORWARD_CACHE_TOPICS) answers.clear();
+      answers.set(topic, may);
+    }
+    return may;
+  }
+
+  private decideForward(grant: Grant, topic: string): boolean {
+    if (this.isRequest(topic)) return false;
     if (this.isResponse(topic) && !grant.publish.some((p) => topicMatches(p, topics(this.base).request('x')) || p.startsWith(`${this.base}/request/`))) return false;
     // A wildcard wider than the grant was accepted; what the grant does not read is not delivered.
     return grant.subscribe.some((p) => topicMatches(p, topic));

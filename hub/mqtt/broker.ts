@@ -10,6 +10,7 @@ import type { AuthenticateError, AuthErrorCode, Client, Connection } from 'aedes
 import './packet-cache.ts';
 import { InProcessClient } from './in-process-client.ts';
 import { createMqEmitter } from './mq-emitter.ts';
+import { writePerTurn } from './turn-writes.ts';
 
 /** aedes's default: deliveries in flight at once; the rest wait in the (O(1)) queue. */
 const BROKER_CONCURRENCY = 100;
@@ -188,7 +189,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   // No Nagle: MQTT messages are small and latency-bound; batching them behind delayed ACKs
   // costs up to 40 ms a message on loopback.
-  const tcp: Server = createServer({ noDelay: true }, (socket) => handle(socket));
+  // A turn's messages to one client go out in one write (hub/mqtt/turn-writes.ts).
+  const tcp: Server = createServer({ noDelay: true }, (socket) => (writePerTurn(socket), handle(socket)));
   tcp.maxConnections = limits.maxConnections + 16;
   await listen(tcp, options.port, options.host);
   let http: HttpServer | null = null;

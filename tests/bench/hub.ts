@@ -343,6 +343,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     JSON.stringify({
       hub: { id: 'bench' },
       venue: { username: 'bench', passwordHash: hashPasswordSync(VENUE_PASSWORD) },
+      // BENCH_GROUP_COMMIT_MS: the store's group commit window (config store.groupCommitMs), when set.
+      ...(process.env.BENCH_GROUP_COMMIT_MS ? { store: { groupCommitMs: Number(process.env.BENCH_GROUP_COMMIT_MS) } } : {}),
       tables: boards.map((b, i) => ({
         id: b.id,
         source: { type: 'tcp', host: '127.0.0.1', port: b.port },

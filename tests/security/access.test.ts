@@ -92,6 +92,16 @@ describe('TopicPolicy and roles', () => {
     for (const topic of publicTopics('billiards').map((t) => t.replace('+', 't1'))) expect(policy.mayForward(display, topic)).toBe(true);
     expect(policy.mayForward(display, 'billiards/tables/t1/tracker')).toBe(false);
   });
+
+  it('remembered answers are the answers: asked again, past the bound, per grant', () => {
+    const fresh = () => new TopicPolicy('billiards');
+    const remembering = fresh();
+    const topicsAsked = Array.from({ length: 5000 }, (_, i) => [`billiards/tables/t${i}/events`, `billiards/tables/t${i}/tracker`, `billiards/response/x${i}`, `billiards/request/x${i}`][i % 4]!);
+    for (let round = 0; round < 2; round++)
+      for (const grant of [display, referee, tracker, legacy])
+        for (const topic of topicsAsked) expect(remembering.mayForward(grant, topic)).toBe(fresh().mayForward(grant, topic));
+    expect(remembering.mayForward(undefined, 'billiards/tables/t1/events')).toBe(false);
+  });
 });
 
 describe('embedded broker limits', () => {
