@@ -208,7 +208,7 @@ describe('track fusion: skittles', () => {
 
 describe('candidates for the ids left unknown (the match-log extension)', () => {
   it('a rail hit with two balls in reach gets them as candidates; all three, or a named ball, give none', () => {
-    const e = { kind: 'cushion', rail: 'head', ball: null, t: 500 } as const;
+    const e: Extract<ShotEvent, { kind: 'cushion' }> = { kind: 'cushion', rail: 'head', ball: null, t: 500 };
     expect(withCandidates(e, ['white', 'yellow'], 3)).toEqual({ ...e, candidates: ['white', 'yellow'] });
     expect(withCandidates(e, ['white', 'yellow', 'red'], 3)).toEqual(e);
     expect(withCandidates({ ...e, ball: 'white' }, ['white', 'yellow'], 3)).toEqual({ ...e, ball: 'white' });
@@ -216,7 +216,7 @@ describe('candidates for the ids left unknown (the match-log extension)', () => 
   });
 
   it('a click: the pairs left, with the ball it names', () => {
-    const e = { kind: 'ball', balls: ['white', null], t: 500 } as const;
+    const e: Extract<ShotEvent, { kind: 'ball' }> = { kind: 'ball', balls: ['white', null], t: 500 };
     expect(withCandidates(e, ['white+yellow', 'white+red', 'yellow+red'], 3)).toEqual(e); // white with either: nothing left out
     expect(withCandidates({ ...e, balls: [null, null] }, ['white+yellow', 'yellow+red'], 3)).toEqual({ ...e, balls: [null, null], candidates: [['white', 'yellow'], ['yellow', 'red']] });
   });
