@@ -59,15 +59,27 @@ export class Detector {
   readonly cell: number;
   private readonly lumaIndex: Int32Array;
   private readonly chromaIndex: Int32Array;
+  /** Per cell: its brightness this frame (0 off the image). */
   private readonly Y: Uint8Array;
-  private readonly U: Uint8Array;
-  private readonly V: Uint8Array;
   /** Per cell: its class. */
   readonly cls: Uint8Array;
   private readonly integral: Int32Array;
   private readonly blockY: Float32Array;
   private readonly bx: number;
   private readonly by: number;
+  /** Per cell: the brightness block it belongs to. */
+  private readonly blockOf: Int32Array;
+  /** Per frame, reused: cloth chroma histograms, cloth brightness per block, white candidates. */
+  private readonly hu = new Int32Array(256);
+  private readonly hv = new Int32Array(256);
+  private readonly blockSum: Float32Array;
+  private readonly blockNum: Int32Array;
+  private readonly whiteCells: Int32Array;
+  /** Per class this frame: how many cells, and the box they lie in (cells [i0, i1) × [j0, j1)). */
+  private readonly classCount = new Int32Array(5);
+  private readonly classBox = new Int32Array(5 * 4);
+  /** Image sample offsets of objectShare's discs, by disc (they are fixed: skittle spots). */
+  private readonly discSamples = new Map<string, Int32Array>();
   private static readonly BLOCK = 16;
   /** Cloth chroma reference (normalised by brightness). */
   cloth = { cu: 0, cv: 0 };
@@ -101,13 +113,16 @@ export class Detector {
       }
     }
     this.Y = new Uint8Array(n);
-    this.U = new Uint8Array(n);
-    this.V = new Uint8Array(n);
     this.cls = new Uint8Array(n);
     this.integral = new Int32Array((this.nx + 1) * (this.ny + 1));
     this.bx = Math.ceil(this.nx / Detector.BLOCK);
     this.by = Math.ceil(this.ny / Detector.BLOCK);
     this.blockY = new Float32Array(this.bx * this.by);
+    this.blockSum = new Float32Array(this.bx * this.by);
+    this.blockNum = new Int32Array(this.bx * this.by);
+    this.blockOf = new Int32Array(n);
+    for (let j = 0; j < this.ny; j++) for (let i = 0; i < this.nx; i++) this.blockOf[j * this.nx + i] = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
+    this.whiteCells = new Int32Array(n);
   }
 
   /** Table mm of a cell's centre. */
@@ -117,8 +132,7 @@ export class Detector {
 
   detect(frame: Frame, colours: readonly BallColour[] = COLOURS): Detection[] {
     if (frame.width !== this.width || frame.height !== this.height) throw new Error(`frame is ${frame.width}x${frame.height}, calibration is for ${this.width}x${this.height}`);
-    this.sample(frame);
-    this.classify();
+    this.classify(frame);
     const out: Detection[] = [];
     for (const colour of colours) out.push(...this.blobs(colour));
     for (const d of out) d.at = this.refineInImage(frame, d.at);
@@ -126,67 +140,84 @@ export class Detector {
     return out;
   }
 
-  private sample(frame: Frame): void {
-    const { Y, U, V, lumaIndex, chromaIndex } = this;
+  /**
+   * Samples the frame at every cell (through the lookup table) and classifies the cell, in
+   * one pass; counts each class and the box its cells lie in (blobs looks only there).
+   */
+  private classify(frame: Frame): void {
+    const { Y, cls, nx, ny, lumaIndex, chromaIndex, blockOf, hu, hv, classCount, classBox, whiteCells } = this;
     const fy = frame.y;
     const fu = frame.u;
     const fv = frame.v;
-    for (let k = 0; k < Y.length; k++) {
-      const l = lumaIndex[k]!;
-      if (l < 0) {
-        Y[k] = 0;
-        U[k] = 128;
-        V[k] = 128;
-        continue;
-      }
-      const c = chromaIndex[k]!;
-      Y[k] = fy[l]!;
-      U[k] = fu[c]!;
-      V[k] = fv[c]!;
-    }
-  }
-
-  private classify(): void {
-    const { Y, U, V, cls, nx, ny } = this;
     const n = Y.length;
     // The cloth's chroma: the median over a sparse sample (the cloth covers most of the table).
-    const hu = new Int32Array(256);
-    const hv = new Int32Array(256);
+    hu.fill(0);
+    hv.fill(0);
     let count = 0;
     for (let k = 0; k < n; k += 7) {
-      const y = Y[k]!;
+      const l = lumaIndex[k]!;
+      if (l < 0) continue; // off the image: too dark to count
+      const y = fy[l]!;
       if (y < 24) continue;
-      hu[clampByte(128 + (64 * (U[k]! - 128)) / y)]! += 1;
-      hv[clampByte(128 + (64 * (V[k]! - 128)) / y)]! += 1;
+      const c = chromaIndex[k]!;
+      hu[clampByte(128 + (64 * (fu[c]! - 128)) / y)]! += 1;
+      hv[clampByte(128 + (64 * (fv[c]! - 128)) / y)]! += 1;
       count += 1;
     }
     this.cloth = { cu: (median(hu, count) - 128) / 64, cv: (median(hv, count) - 128) / 64 };
     const { cu: ccu, cv: ccv } = this.cloth;
+    classCount.fill(0);
+    for (let c = 0; c < 5; c++) {
+      classBox[4 * c] = nx;
+      classBox[4 * c + 1] = 0;
+      classBox[4 * c + 2] = ny;
+      classBox[4 * c + 3] = 0;
+    }
     // Pass 1: chroma classes; cloth brightness per block.
-    const B = Detector.BLOCK;
-    const sum = new Float32Array(this.bx * this.by);
-    const num = new Int32Array(this.bx * this.by);
+    const sum = this.blockSum;
+    const num = this.blockNum;
+    sum.fill(0);
+    num.fill(0);
+    let whites = 0;
     for (let j = 0; j < ny; j++) {
       for (let i = 0; i < nx; i++) {
         const k = j * nx + i;
-        const y = Y[k]!;
+        const l = lumaIndex[k]!;
+        const y = l < 0 ? 0 : fy[l]!;
+        Y[k] = y;
         if (y < 20) {
           cls[k] = CLASS_NONE;
           continue;
         }
-        const cu = (U[k]! - 128) / y;
-        const cv = (V[k]! - 128) / y;
+        const ck = chromaIndex[k]!;
+        const cu = (fu[ck]! - 128) / y;
+        const cv = (fv[ck]! - 128) / y;
         const du = cu - ccu;
         const dv = cv - ccv;
+        let c: number;
         if (du * du + dv * dv < 0.2 * 0.2) {
           cls[k] = CLASS_CLOTH;
-          const b = ((j / B) | 0) * this.bx + ((i / B) | 0);
+          const b = blockOf[k]!;
           sum[b]! += y;
           num[b]! += 1;
-        } else if (cv > 0.55 && cu < 0.2) cls[k] = CLASS_RED;
-        else if (cu < -0.3 && cv < 0.32 && cv > -0.25) cls[k] = CLASS_YELLOW;
-        else if (cu * cu + cv * cv < 0.13 * 0.13) cls[k] = CLASS_WHITE; // brightness checked below
-        else cls[k] = CLASS_NONE;
+          continue;
+        } else if (cv > 0.55 && cu < 0.2) c = CLASS_RED;
+        else if (cu < -0.3 && cv < 0.32 && cv > -0.25) c = CLASS_YELLOW;
+        else if (cu * cu + cv * cv < 0.13 * 0.13) {
+          // brightness checked below
+          cls[k] = CLASS_WHITE;
+          whiteCells[whites++] = k;
+          continue;
+        } else {
+          cls[k] = CLASS_NONE;
+          continue;
+        }
+        cls[k] = c;
+        classCount[c]! += 1;
+        if (i < classBox[4 * c]!) classBox[4 * c] = i;
+        if (i >= classBox[4 * c + 1]!) classBox[4 * c + 1] = i + 1;
+        if (j < classBox[4 * c + 2]!) classBox[4 * c + 2] = j;
+        if (j >= classBox[4 * c + 3]!) classBox[4 * c + 3] = j + 1;
       }
     }
     let all = 0;
@@ -198,41 +229,53 @@ export class Detector {
     const fallback = allN ? all / allN : 80;
     for (let b = 0; b < sum.length; b++) this.blockY[b] = num[b]! > 20 ? sum[b]! / num[b]! : fallback;
     // Pass 2: white must be clearly brighter than the cloth around it (grey shadows, dark sleeves are not).
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const k = j * nx + i;
-        if (cls[k] !== CLASS_WHITE) continue;
-        const b = ((j / B) | 0) * this.bx + ((i / B) | 0);
-        if (Y[k]! < 1.45 * this.blockY[b]!) cls[k] = CLASS_NONE;
+    const W = CLASS_WHITE;
+    for (let w = 0; w < whites; w++) {
+      const k = whiteCells[w]!;
+      if (Y[k]! < 1.45 * this.blockY[blockOf[k]!]!) {
+        cls[k] = CLASS_NONE;
+        continue;
       }
+      const i = k % nx;
+      const j = (k - i) / nx;
+      classCount[W]! += 1;
+      if (i < classBox[4 * W]!) classBox[4 * W] = i;
+      if (i >= classBox[4 * W + 1]!) classBox[4 * W + 1] = i + 1;
+      if (j < classBox[4 * W + 2]!) classBox[4 * W + 2] = j;
+      if (j >= classBox[4 * W + 3]!) classBox[4 * W + 3] = j + 1;
     }
   }
 
   /** Balls of one colour: discs filled by the class with an empty ring around them. */
   private blobs(colour: BallColour): Detection[] {
     const target = CLASS_OF[colour];
-    const { nx, ny, cls, integral: I } = this;
+    const { nx, cls, integral: I, classBox } = this;
     // Too few cells of this colour for even one ball: nothing to look for.
     const ballCells = (Math.PI * (this.options.ballRadius / this.cell) ** 2) / 2;
-    let count = 0;
-    for (let k = 0; k < cls.length && count < ballCells; k++) if (cls[k] === target) count++;
-    if (count < ballCells) return [];
-    const W = nx + 1;
-    for (let i = 0; i <= nx; i++) I[i] = 0;
-    for (let j = 0; j < ny; j++) {
+    if (this.classCount[target]! < ballCells) return [];
+    // The integral image of the class over the box its cells lie in: a sum over any box of
+    // the grid is the sum over its part inside that box (there are none of them outside).
+    const a0 = classBox[4 * target]!;
+    const a1 = classBox[4 * target + 1]!;
+    const b0 = classBox[4 * target + 2]!;
+    const b1 = classBox[4 * target + 3]!;
+    const W = a1 - a0 + 1;
+    for (let i = 0; i < W; i++) I[i] = 0;
+    for (let j = b0; j < b1; j++) {
       let row = 0;
-      I[(j + 1) * W] = 0;
-      for (let i = 0; i < nx; i++) {
+      const r = (j - b0 + 1) * W;
+      I[r] = 0;
+      for (let i = a0; i < a1; i++) {
         if (cls[j * nx + i] === target) row += 1;
-        I[(j + 1) * W + i + 1] = I[j * W + i + 1]! + row;
+        I[r + i - a0 + 1] = I[r - W + i - a0 + 1]! + row;
       }
     }
     const box = (i0: number, j0: number, i1: number, j1: number) => {
-      // Sum over cells [i0, i1) × [j0, j1), clipped to the grid.
-      i0 = Math.max(0, i0);
-      j0 = Math.max(0, j0);
-      i1 = Math.min(nx, i1);
-      j1 = Math.min(ny, j1);
+      // Sum over cells [i0, i1) × [j0, j1), clipped to the class's box.
+      i0 = Math.max(a0, i0) - a0;
+      j0 = Math.max(b0, j0) - b0;
+      i1 = Math.min(a1, i1) - a0;
+      j1 = Math.min(b1, j1) - b0;
       if (i1 <= i0 || j1 <= j0) return 0;
       return I[j1 * W + i1]! - I[j0 * W + i1]! - I[j1 * W + i0]! + I[j0 * W + i0]!;
     };
@@ -243,8 +286,8 @@ export class Detector {
     const innerArea = inner * inner;
     const ringArea = outer * outer - mid * mid;
     const candidates: { i: number; j: number; score: number; fill: number; ring: number }[] = [];
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
+    for (let j = b0; j < b1; j++) {
+      for (let i = a0; i < a1; i++) {
         if (cls[j * nx + i] !== target) continue;
         const h = inner >> 1;
         const fill = box(i - h, j - h, i - h + inner, j - h + inner) / innerArea;
