@@ -59,8 +59,6 @@ export class Detector {
   readonly cell: number;
   private readonly lumaIndex: Int32Array;
   private readonly chromaIndex: Int32Array;
-  /** Per cell: its brightness this frame (0 off the image). */
-  private readonly Y: Uint8Array;
   /** Per cell: its class. */
   readonly cls: Uint8Array;
   private readonly integral: Int32Array;
@@ -72,7 +70,7 @@ export class Detector {
   /** Per frame, reused: cloth chroma histograms, cloth brightness per block, white candidates. */
   private readonly hu = new Int32Array(256);
   private readonly hv = new Int32Array(256);
-  private readonly blockSum: Float32Array;
+  private readonly blockSum: Int32Array;
   private readonly blockNum: Int32Array;
   private readonly whiteCells: Int32Array;
   /** Per class this frame: how many cells, and the box they lie in (cells [i0, i1) × [j0, j1)). */
@@ -80,7 +78,8 @@ export class Detector {
   private readonly classBox = new Int32Array(5 * 4);
   /** Image sample offsets of objectShare's discs, by disc (they are fixed: skittle spots). */
   private readonly discSamples = new Map<string, Int32Array>();
-  private static readonly BLOCK = 16;
+  private static readonly BLOCK_SHIFT = 4;
+  private static readonly BLOCK = 1 << Detector.BLOCK_SHIFT;
   /** Cloth chroma reference (normalised by brightness). */
   cloth = { cu: 0, cv: 0 };
   private readonly width: number;
@@ -112,13 +111,12 @@ export class Detector {
         this.chromaIndex[k] = (v >> 1) * cw + (u >> 1);
       }
     }
-    this.Y = new Uint8Array(n);
     this.cls = new Uint8Array(n);
     this.integral = new Int32Array((this.nx + 1) * (this.ny + 1));
     this.bx = Math.ceil(this.nx / Detector.BLOCK);
     this.by = Math.ceil(this.ny / Detector.BLOCK);
     this.blockY = new Float32Array(this.bx * this.by);
-    this.blockSum = new Float32Array(this.bx * this.by);
+    this.blockSum = new Int32Array(this.bx * this.by);
     this.blockNum = new Int32Array(this.bx * this.by);
     this.blockOf = new Int32Array(n);
     for (let j = 0; j < this.ny; j++) for (let i = 0; i < this.nx; i++) this.blockOf[j * this.nx + i] = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
@@ -145,11 +143,11 @@ export class Detector {
    * one pass; counts each class and the box its cells lie in (blobs looks only there).
    */
   private classify(frame: Frame): void {
-    const { Y, cls, nx, ny, lumaIndex, chromaIndex, blockOf, hu, hv, classCount, classBox, whiteCells } = this;
+    const { cls, nx, ny, lumaIndex, chromaIndex, blockOf, hu, hv, classCount, classBox, whiteCells } = this;
     const fy = frame.y;
     const fu = frame.u;
     const fv = frame.v;
-    const n = Y.length;
+    const n = cls.length;
     // The cloth's chroma: the median over a sparse sample (the cloth covers most of the table).
     hu.fill(0);
     hv.fill(0);
@@ -173,51 +171,63 @@ export class Detector {
       classBox[4 * c + 2] = ny;
       classBox[4 * c + 3] = 0;
     }
-    // Pass 1: chroma classes; cloth brightness per block.
+    // Pass 1: chroma classes; cloth brightness per block (integer sums: a block's at most
+    // 256 cells × 255 is exact in any float, so the means are those of a float sum).
     const sum = this.blockSum;
     const num = this.blockNum;
     sum.fill(0);
     num.fill(0);
+    const bx = this.bx;
     let whites = 0;
+    const B = Detector.BLOCK;
     for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const k = j * nx + i;
-        const l = lumaIndex[k]!;
-        const y = l < 0 ? 0 : fy[l]!;
-        Y[k] = y;
-        if (y < 20) {
-          cls[k] = CLASS_NONE;
-          continue;
+      const rowBlock = (j >> Detector.BLOCK_SHIFT) * bx;
+      const row = j * nx;
+      // Block by block along the row, the cloth's brightness summed in locals.
+      for (let i0 = 0, b = rowBlock; i0 < nx; i0 += B, b++) {
+        let bs = 0;
+        let bn = 0;
+        const end = Math.min(nx, i0 + B);
+        for (let i = i0; i < end; i++) {
+          const k = row + i;
+          const l = lumaIndex[k]!;
+          const y = l < 0 ? 0 : fy[l]!;
+          if (y < 20) {
+            cls[k] = CLASS_NONE;
+            continue;
+          }
+          const ck = chromaIndex[k]!;
+          const cu = (fu[ck]! - 128) / y;
+          const cv = (fv[ck]! - 128) / y;
+          const du = cu - ccu;
+          const dv = cv - ccv;
+          if (du * du + dv * dv < 0.2 * 0.2) {
+            cls[k] = CLASS_CLOTH;
+            bs += y;
+            bn += 1;
+            continue;
+          }
+          let c: number;
+          if (cv > 0.55 && cu < 0.2) c = CLASS_RED;
+          else if (cu < -0.3 && cv < 0.32 && cv > -0.25) c = CLASS_YELLOW;
+          else if (cu * cu + cv * cv < 0.13 * 0.13) {
+            // brightness checked below
+            cls[k] = CLASS_WHITE;
+            whiteCells[whites++] = k;
+            continue;
+          } else {
+            cls[k] = CLASS_NONE;
+            continue;
+          }
+          cls[k] = c;
+          classCount[c]! += 1;
+          if (i < classBox[4 * c]!) classBox[4 * c] = i;
+          if (i >= classBox[4 * c + 1]!) classBox[4 * c + 1] = i + 1;
+          if (j < classBox[4 * c + 2]!) classBox[4 * c + 2] = j;
+          if (j >= classBox[4 * c + 3]!) classBox[4 * c + 3] = j + 1;
         }
-        const ck = chromaIndex[k]!;
-        const cu = (fu[ck]! - 128) / y;
-        const cv = (fv[ck]! - 128) / y;
-        const du = cu - ccu;
-        const dv = cv - ccv;
-        let c: number;
-        if (du * du + dv * dv < 0.2 * 0.2) {
-          cls[k] = CLASS_CLOTH;
-          const b = blockOf[k]!;
-          sum[b]! += y;
-          num[b]! += 1;
-          continue;
-        } else if (cv > 0.55 && cu < 0.2) c = CLASS_RED;
-        else if (cu < -0.3 && cv < 0.32 && cv > -0.25) c = CLASS_YELLOW;
-        else if (cu * cu + cv * cv < 0.13 * 0.13) {
-          // brightness checked below
-          cls[k] = CLASS_WHITE;
-          whiteCells[whites++] = k;
-          continue;
-        } else {
-          cls[k] = CLASS_NONE;
-          continue;
-        }
-        cls[k] = c;
-        classCount[c]! += 1;
-        if (i < classBox[4 * c]!) classBox[4 * c] = i;
-        if (i >= classBox[4 * c + 1]!) classBox[4 * c + 1] = i + 1;
-        if (j < classBox[4 * c + 2]!) classBox[4 * c + 2] = j;
-        if (j >= classBox[4 * c + 3]!) classBox[4 * c + 3] = j + 1;
+        sum[b]! += bs;
+        num[b]! += bn;
       }
     }
     let all = 0;
@@ -232,7 +242,7 @@ export class Detector {
     const W = CLASS_WHITE;
     for (let w = 0; w < whites; w++) {
       const k = whiteCells[w]!;
-      if (Y[k]! < 1.45 * this.blockY[blockOf[k]!]!) {
+      if (fy[lumaIndex[k]!]! < 1.45 * this.blockY[blockOf[k]!]!) {
         cls[k] = CLASS_NONE;
         continue;
       }
