@@ -76,8 +76,8 @@ export class Detector {
   /** Per class this frame: how many cells, and the box they lie in (cells [i0, i1) × [j0, j1)). */
   private readonly classCount = new Int32Array(5);
   private readonly classBox = new Int32Array(5 * 4);
-  /** Image sample offsets of objectShare's discs, by disc (they are fixed: skittle spots). */
-  private readonly discSamples = new Map<string, Int32Array>();
+  /** Image samples of objectShare's discs, by point (they are fixed: skittle spots). */
+  private readonly discSamples = new WeakMap<readonly [number, number], { x: number; y: number; z: number; r: number; w: number; h: number; samples: Int32Array }[]>();
   private static readonly BLOCK_SHIFT = 4;
   private static readonly BLOCK = 1 << Detector.BLOCK_SHIFT;
   /** Cloth chroma reference (normalised by brightness). */
@@ -476,10 +476,36 @@ export class Detector {
    * (skittles stand above the balls' plane): a standing skittle fills it, its empty spot not.
    */
   objectShare(frame: Frame, at: readonly [number, number], z: number, radiusMm: number): number {
+    const samples = this.discOf(frame, at, z, radiusMm);
+    const i = Math.min(this.nx - 1, Math.max(0, Math.floor(at[0] / this.cell)));
+    const j = Math.min(this.ny - 1, Math.max(0, Math.floor(at[1] / this.cell)));
+    const cloth = this.blockY[((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0)]!;
+    let white = 0;
+    const n = samples.length >> 1;
+    for (let s = 0; s < samples.length; s += 2) {
+      const y = frame.y[samples[s]!]!;
+      const c = samples[s + 1]!;
+      const cu = (frame.u[c]! - 128) / Math.max(y, 20);
+      const cv = (frame.v[c]! - 128) / Math.max(y, 20);
+      const du = cu - this.cloth.cu;
+      const dv = cv - this.cloth.cv;
+      if (y > 1.45 * cloth || du * du + dv * dv > 0.25 * 0.25) white += 1;
+    }
+    return n ? white / n : 0;
+  }
+
+  /**
+   * The image samples (luma index, chroma index pairs) of objectShare's disc: a grid of
+   * points over it, each projected once (the discs are skittle spots, the same every frame).
+   */
+  private discOf(frame: Frame, at: readonly [number, number], z: number, radiusMm: number): Int32Array {
+    // Keyed by the point's array (the tracker passes the same one every frame) and the numbers.
+    let known = this.discSamples.get(at);
+    if (!known) this.discSamples.set(at, (known = []));
+    for (const d of known) if (d.x === at[0] && d.y === at[1] && d.z === z && d.r === radiusMm && d.w === frame.width && d.h === frame.height) return d.samples;
     const cal = this.calibration;
     const { cw } = chromaSize(frame.width, frame.height);
-    let white = 0;
-    let n = 0;
+    const out: number[] = [];
     const steps = 4;
     for (let a = -steps; a <= steps; a++) {
       for (let b = -steps; b <= steps; b++) {
@@ -491,20 +517,14 @@ export class Detector {
         const u = Math.floor(px[0]);
         const v = Math.floor(px[1]);
         if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) continue;
-        const y = frame.y[v * frame.width + u]!;
-        const c = (v >> 1) * cw + (u >> 1);
-        const cu = (frame.u[c]! - 128) / Math.max(y, 20);
-        const cv = (frame.v[c]! - 128) / Math.max(y, 20);
-        const i = Math.min(this.nx - 1, Math.max(0, Math.floor(at[0] / this.cell)));
-        const j = Math.min(this.ny - 1, Math.max(0, Math.floor(at[1] / this.cell)));
-        const block = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
-        n += 1;
-        const du = cu - this.cloth.cu;
-        const dv = cv - this.cloth.cv;
-        if (y > 1.45 * this.blockY[block]! || du * du + dv * dv > 0.25 * 0.25) white += 1;
+        out.push(v * frame.width + u, (v >> 1) * cw + (u >> 1));
       }
     }
-    return n ? white / n : 0;
+    // Bounded: a caller moving the point in place must not grow the list without end.
+    if (known.length >= 8) known.length = 0;
+    const samples = Int32Array.from(out);
+    known.push({ x: at[0], y: at[1], z, r: radiusMm, w: frame.width, h: frame.height, samples });
+    return samples;
   }
 }
 
