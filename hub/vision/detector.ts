@@ -61,7 +61,7 @@ export class Detector {
   private readonly chromaIndex: Int32Array;
   /** Per cell: its class. */
   readonly cls: Uint8Array;
-  private readonly integral: Int32Array;
+  private integral: Int32Array;
   private readonly blockY: Float32Array;
   private readonly bx: number;
   private readonly by: number;
@@ -73,9 +73,13 @@ export class Detector {
   private readonly blockSum: Int32Array;
   private readonly blockNum: Int32Array;
   private readonly whiteCells: Int32Array;
-  /** Per class this frame: how many cells, and the box they lie in (cells [i0, i1) × [j0, j1)). */
+  /** Per ball class this frame: its cells in grid order (the first classCount[c] of classCells[c]). */
   private readonly classCount = new Int32Array(5);
-  private readonly classBox = new Int32Array(5 * 4);
+  private readonly classCells: Int32Array[];
+  /** blobs' scratch: each cell's tile, each tile's group, the groups' integral images. */
+  private readonly cellTile: Int32Array;
+  private tileGroup = new Int32Array(0);
+  private readonly integralAt: number[] = [];
   /** Image samples of objectShare's discs, by point (they are fixed: skittle spots). */
   private readonly discSamples = new WeakMap<readonly [number, number], { x: number; y: number; z: number; r: number; w: number; h: number; samples: Int32Array }[]>();
   private static readonly BLOCK_SHIFT = 4;
@@ -121,6 +125,8 @@ export class Detector {
     this.blockOf = new Int32Array(n);
     for (let j = 0; j < this.ny; j++) for (let i = 0; i < this.nx; i++) this.blockOf[j * this.nx + i] = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
     this.whiteCells = new Int32Array(n);
+    this.classCells = [CLASS_NONE, CLASS_CLOTH, CLASS_WHITE, CLASS_YELLOW, CLASS_RED].map((c) => new Int32Array(c >= CLASS_WHITE ? n : 0));
+    this.cellTile = new Int32Array(n);
   }
 
   /** Table mm of a cell's centre. */
@@ -143,7 +149,7 @@ export class Detector {
    * one pass; counts each class and the box its cells lie in (blobs looks only there).
    */
   private classify(frame: Frame): void {
-    const { cls, nx, ny, lumaIndex, chromaIndex, blockOf, hu, hv, classCount, classBox, whiteCells } = this;
+    const { cls, nx, ny, lumaIndex, chromaIndex, blockOf, hu, hv, classCount, classCells, whiteCells } = this;
     const fy = frame.y;
     const fu = frame.u;
     const fv = frame.v;
@@ -158,19 +164,13 @@ export class Detector {
       const y = fy[l]!;
       if (y < 24) continue;
       const c = chromaIndex[k]!;
-      hu[clampByte(128 + (64 * (fu[c]! - 128)) / y)]! += 1;
-      hv[clampByte(128 + (64 * (fv[c]! - 128)) / y)]! += 1;
+      hu[CHROMA_BIN[(y << 8) | fu[c]!]!]! += 1;
+      hv[CHROMA_BIN[(y << 8) | fv[c]!]!]! += 1;
       count += 1;
     }
     this.cloth = { cu: (median(hu, count) - 128) / 64, cv: (median(hv, count) - 128) / 64 };
     const { cu: ccu, cv: ccv } = this.cloth;
     classCount.fill(0);
-    for (let c = 0; c < 5; c++) {
-      classBox[4 * c] = nx;
-      classBox[4 * c + 1] = 0;
-      classBox[4 * c + 2] = ny;
-      classBox[4 * c + 3] = 0;
-    }
     // Pass 1: chroma classes; cloth brightness per block (integer sums: a block's at most
     // 256 cells × 255 is exact in any float, so the means are those of a float sum).
     const sum = this.blockSum;
@@ -220,11 +220,7 @@ export class Detector {
             continue;
           }
           cls[k] = c;
-          classCount[c]! += 1;
-          if (i < classBox[4 * c]!) classBox[4 * c] = i;
-          if (i >= classBox[4 * c + 1]!) classBox[4 * c + 1] = i + 1;
-          if (j < classBox[4 * c + 2]!) classBox[4 * c + 2] = j;
-          if (j >= classBox[4 * c + 3]!) classBox[4 * c + 3] = j + 1;
+          classCells[c]![classCount[c]!++] = k;
         }
         sum[b]! += bs;
         num[b]! += bn;
@@ -246,69 +242,151 @@ export class Detector {
         cls[k] = CLASS_NONE;
         continue;
       }
-      const i = k % nx;
-      const j = (k - i) / nx;
-      classCount[W]! += 1;
-      if (i < classBox[4 * W]!) classBox[4 * W] = i;
-      if (i >= classBox[4 * W + 1]!) classBox[4 * W + 1] = i + 1;
-      if (j < classBox[4 * W + 2]!) classBox[4 * W + 2] = j;
-      if (j >= classBox[4 * W + 3]!) classBox[4 * W + 3] = j + 1;
+      classCells[W]![classCount[W]!++] = k;
     }
   }
 
   /** Balls of one colour: discs filled by the class with an empty ring around them. */
   private blobs(colour: BallColour): Detection[] {
     const target = CLASS_OF[colour];
-    const { nx, cls, integral: I, classBox } = this;
+    const { nx, ny, cls } = this;
     // Too few cells of this colour for even one ball: nothing to look for.
     const ballCells = (Math.PI * (this.options.ballRadius / this.cell) ** 2) / 2;
-    if (this.classCount[target]! < ballCells) return [];
-    // The integral image of the class over the box its cells lie in: a sum over any box of
-    // the grid is the sum over its part inside that box (there are none of them outside).
-    const a0 = classBox[4 * target]!;
-    const a1 = classBox[4 * target + 1]!;
-    const b0 = classBox[4 * target + 2]!;
-    const b1 = classBox[4 * target + 3]!;
-    const W = a1 - a0 + 1;
-    for (let i = 0; i < W; i++) I[i] = 0;
-    for (let j = b0; j < b1; j++) {
-      let row = 0;
-      const r = (j - b0 + 1) * W;
-      I[r] = 0;
-      for (let i = a0; i < a1; i++) {
-        if (cls[j * nx + i] === target) row += 1;
-        I[r + i - a0 + 1] = I[r - W + i - a0 + 1]! + row;
-      }
-    }
-    const box = (i0: number, j0: number, i1: number, j1: number) => {
-      // Sum over cells [i0, i1) × [j0, j1), clipped to the class's box.
-      i0 = Math.max(a0, i0) - a0;
-      j0 = Math.max(b0, j0) - b0;
-      i1 = Math.min(a1, i1) - a0;
-      j1 = Math.min(b1, j1) - b0;
-      if (i1 <= i0 || j1 <= j0) return 0;
-      return I[j1 * W + i1]! - I[j0 * W + i1]! - I[j1 * W + i0]! + I[j0 * W + i0]!;
-    };
+    const count = this.classCount[target]!;
+    if (count < ballCells) return [];
+    const cells = this.classCells[target]!;
     const R = this.options.ballRadius / this.cell;
     const inner = Math.max(1, Math.round(1.35 * R)); // square well inside the ball
     const mid = Math.ceil(2.3 * R);
     const outer = Math.ceil(4 * R);
     const innerArea = inner * inner;
     const ringArea = outer * outer - mid * mid;
-    const candidates: { i: number; j: number; score: number; fill: number; ring: number }[] = [];
-    for (let j = b0; j < b1; j++) {
-      for (let i = a0; i < a1; i++) {
-        if (cls[j * nx + i] !== target) continue;
-        const h = inner >> 1;
-        const fill = box(i - h, j - h, i - h + inner, j - h + inner) / innerArea;
-        if (fill < INNER_FILL) continue;
-        const hm = mid >> 1;
-        const ho = outer >> 1;
-        const ring = (box(i - ho, j - ho, i - ho + outer, j - ho + outer) - box(i - hm, j - hm, i - hm + mid, j - hm + mid)) / ringArea;
-        if (ring > RING_FILL) continue;
-        candidates.push({ i, j, score: fill - 0.5 * ring, fill, ring });
+    const h = inner >> 1;
+    const hm = mid >> 1;
+    const ho = outer >> 1;
+    // The class's cells, grouped by tiles wider than the boxes below reach: all the cells
+    // any box around a cell can hold lie in its own or a touching tile, so in its group. One
+    // integral image per group, over the group's bounding box, gives every box sum exactly
+    // as one over the whole grid would, without touching the rest of the grid.
+    const reach = Math.max(h, inner - h - 1, hm, mid - hm - 1, ho, outer - ho - 1);
+    const T = reach + 1;
+    const tnx = Math.ceil(nx / T);
+    const tny = Math.ceil(ny / T);
+    if (this.tileGroup.length < tnx * tny) this.tileGroup = new Int32Array(tnx * tny).fill(-1);
+    const tiles = this.tileGroup;
+    const cellTile = this.cellTile;
+    for (let c = 0; c < count; c++) {
+      const k = cells[c]!;
+      const i = k % nx;
+      const j = (k - i) / nx;
+      const t = ((j / T) | 0) * tnx + ((i / T) | 0);
+      cellTile[c] = t;
+      tiles[t] = -2;
+    }
+    let groups = 0;
+    const stack: number[] = [];
+    for (let c = 0; c < count; c++) {
+      const t0 = cellTile[c]!;
+      if (tiles[t0] !== -2) continue;
+      tiles[t0] = groups;
+      stack.push(t0);
+      while (stack.length) {
+        const t = stack.pop()!;
+        const tx = t % tnx;
+        const ty = (t - tx) / tnx;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const x = tx + dx;
+            const y = ty + dy;
+            if (x < 0 || y < 0 || x >= tnx || y >= tny) continue;
+            const q = y * tnx + x;
+            if (tiles[q] !== -2) continue;
+            tiles[q] = groups;
+            stack.push(q);
+          }
+        }
+      }
+      groups += 1;
+    }
+    // Each group's box: cells [gx0, gx1) × [gy0, gy1).
+    const gbox = new Int32Array(4 * groups);
+    for (let g = 0; g < groups; g++) {
+      gbox[4 * g] = nx;
+      gbox[4 * g + 2] = ny;
+    }
+    for (let c = 0; c < count; c++) {
+      const k = cells[c]!;
+      const i = k % nx;
+      const j = (k - i) / nx;
+      const g = tiles[cellTile[c]!]!;
+      if (i < gbox[4 * g]!) gbox[4 * g] = i;
+      if (i >= gbox[4 * g + 1]!) gbox[4 * g + 1] = i + 1;
+      if (j < gbox[4 * g + 2]!) gbox[4 * g + 2] = j;
+      if (j >= gbox[4 * g + 3]!) gbox[4 * g + 3] = j + 1;
+    }
+    const offsets = this.integralAt;
+    offsets.length = 0;
+    let size = 0;
+    for (let g = 0; g < groups; g++) {
+      offsets.push(size);
+      size += (gbox[4 * g + 1]! - gbox[4 * g]! + 1) * (gbox[4 * g + 3]! - gbox[4 * g + 2]! + 1);
+    }
+    if (this.integral.length < size) this.integral = new Int32Array(size);
+    const I = this.integral;
+    for (let g = 0; g < groups; g++) {
+      const a0 = gbox[4 * g]!;
+      const a1 = gbox[4 * g + 1]!;
+      const b0 = gbox[4 * g + 2]!;
+      const b1 = gbox[4 * g + 3]!;
+      const W = a1 - a0 + 1;
+      const o = offsets[g]!;
+      for (let i = 0; i < W; i++) I[o + i] = 0;
+      for (let j = b0; j < b1; j++) {
+        let row = 0;
+        const r = o + (j - b0 + 1) * W;
+        I[r] = 0;
+        for (let i = a0; i < a1; i++) {
+          if (cls[j * nx + i] === target) row += 1;
+          I[r + i - a0 + 1] = I[r - W + i - a0 + 1]! + row;
+        }
       }
     }
+    const candidates: { i: number; j: number; score: number; fill: number; ring: number }[] = [];
+    // The group being looked at: its box and integral image.
+    let a0 = 0;
+    let a1 = 0;
+    let b0 = 0;
+    let b1 = 0;
+    let W = 0;
+    let o = 0;
+    const box = (i0: number, j0: number, i1: number, j1: number) => {
+      // Sum over cells [i0, i1) × [j0, j1), clipped to the group's box.
+      i0 = Math.max(a0, i0) - a0;
+      j0 = Math.max(b0, j0) - b0;
+      i1 = Math.min(a1, i1) - a0;
+      j1 = Math.min(b1, j1) - b0;
+      if (i1 <= i0 || j1 <= j0) return 0;
+      return I[o + j1 * W + i1]! - I[o + j0 * W + i1]! - I[o + j1 * W + i0]! + I[o + j0 * W + i0]!;
+    };
+    // In grid order, as a scan of the whole grid would find them (ties in score keep it).
+    for (let c = 0; c < count; c++) {
+      const k = cells[c]!;
+      const i = k % nx;
+      const j = (k - i) / nx;
+      const g = tiles[cellTile[c]!]!;
+      a0 = gbox[4 * g]!;
+      a1 = gbox[4 * g + 1]!;
+      b0 = gbox[4 * g + 2]!;
+      b1 = gbox[4 * g + 3]!;
+      W = a1 - a0 + 1;
+      o = offsets[g]!;
+      const fill = box(i - h, j - h, i - h + inner, j - h + inner) / innerArea;
+      if (fill < INNER_FILL) continue;
+      const ring = (box(i - ho, j - ho, i - ho + outer, j - ho + outer) - box(i - hm, j - hm, i - hm + mid, j - hm + mid)) / ringArea;
+      if (ring > RING_FILL) continue;
+      candidates.push({ i, j, score: fill - 0.5 * ring, fill, ring });
+    }
+    for (let c = 0; c < count; c++) tiles[cellTile[c]!] = -1;
     candidates.sort((a, b) => b.score - a.score);
     const kept: typeof candidates = [];
     const sep = 1.6 * R;
@@ -529,6 +607,13 @@ export class Detector {
 }
 
 const clampByte = (x: number) => (x < 0 ? 0 : x > 255 ? 255 : x | 0);
+
+/** The cloth histogram's bin of chroma byte c at brightness y (index y·256 + c): the division done once, here. */
+const CHROMA_BIN = (() => {
+  const t = new Uint8Array(256 * 256);
+  for (let y = 1; y < 256; y++) for (let c = 0; c < 256; c++) t[(y << 8) | c] = clampByte(128 + (64 * (c - 128)) / y);
+  return t;
+})();
 
 function median(h: Int32Array, count: number): number {
   let acc = 0;
