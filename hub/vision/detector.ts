@@ -416,11 +416,14 @@ export class Detector {
     let other = 0;
     for (let k = 0; k < 32; k++) {
       const a = (k / 32) * 2 * Math.PI;
-      for (const f of [1.25, 1.5]) {
+      for (let ring = 0; ring < 2; ring++) {
+        const f = ring === 0 ? 1.25 : 1.5;
         const x = at[0] + Math.cos(a) * f * R;
         const y = at[1] + Math.sin(a) * f * R;
         if (x < 0 || y < 0 || x > cal.table.length || y > cal.table.width) continue;
-        if (balls.some((b) => b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R)) continue;
+        let onBall = false;
+        for (const b of balls) if (b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R) onBall = true;
+        if (onBall) continue;
         const px = cal.toPixel(x, y, R);
         if (!px) continue;
         const u = Math.floor(px[0]);
