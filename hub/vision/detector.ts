@@ -59,16 +59,31 @@ export class Detector {
   readonly cell: number;
   private readonly lumaIndex: Int32Array;
   private readonly chromaIndex: Int32Array;
-  private readonly Y: Uint8Array;
-  private readonly U: Uint8Array;
-  private readonly V: Uint8Array;
   /** Per cell: its class. */
   readonly cls: Uint8Array;
-  private readonly integral: Int32Array;
+  private integral: Int32Array;
   private readonly blockY: Float32Array;
   private readonly bx: number;
   private readonly by: number;
-  private static readonly BLOCK = 16;
+  /** Per cell: the brightness block it belongs to. */
+  private readonly blockOf: Int32Array;
+  /** Per frame, reused: cloth chroma histograms, cloth brightness per block, white candidates. */
+  private readonly hu = new Int32Array(256);
+  private readonly hv = new Int32Array(256);
+  private readonly blockSum: Int32Array;
+  private readonly blockNum: Int32Array;
+  private readonly whiteCells: Int32Array;
+  /** Per ball class this frame: its cells in grid order (the first classCount[c] of classCells[c]). */
+  private readonly classCount = new Int32Array(5);
+  private readonly classCells: Int32Array[];
+  /** blobs' scratch: each cell's tile, each tile's group, the groups' integral images. */
+  private readonly cellTile: Int32Array;
+  private tileGroup = new Int32Array(0);
+  private readonly integralAt: number[] = [];
+  /** Image samples of objectShare's discs, by point (they are fixed: skittle spots). */
+  private readonly discSamples = new WeakMap<readonly [number, number], { x: number; y: number; z: number; r: number; w: number; h: number; samples: Int32Array }[]>();
+  private static readonly BLOCK_SHIFT = 4;
+  private static readonly BLOCK = 1 << Detector.BLOCK_SHIFT;
   /** Cloth chroma reference (normalised by brightness). */
   cloth = { cu: 0, cv: 0 };
   private readonly width: number;
@@ -100,14 +115,18 @@ export class Detector {
         this.chromaIndex[k] = (v >> 1) * cw + (u >> 1);
       }
     }
-    this.Y = new Uint8Array(n);
-    this.U = new Uint8Array(n);
-    this.V = new Uint8Array(n);
     this.cls = new Uint8Array(n);
     this.integral = new Int32Array((this.nx + 1) * (this.ny + 1));
     this.bx = Math.ceil(this.nx / Detector.BLOCK);
     this.by = Math.ceil(this.ny / Detector.BLOCK);
     this.blockY = new Float32Array(this.bx * this.by);
+    this.blockSum = new Int32Array(this.bx * this.by);
+    this.blockNum = new Int32Array(this.bx * this.by);
+    this.blockOf = new Int32Array(n);
+    for (let j = 0; j < this.ny; j++) for (let i = 0; i < this.nx; i++) this.blockOf[j * this.nx + i] = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
+    this.whiteCells = new Int32Array(n);
+    this.classCells = [CLASS_NONE, CLASS_CLOTH, CLASS_WHITE, CLASS_YELLOW, CLASS_RED].map((c) => new Int32Array(c >= CLASS_WHITE ? n : 0));
+    this.cellTile = new Int32Array(n);
   }
 
   /** Table mm of a cell's centre. */
@@ -117,8 +136,7 @@ export class Detector {
 
   detect(frame: Frame, colours: readonly BallColour[] = COLOURS): Detection[] {
     if (frame.width !== this.width || frame.height !== this.height) throw new Error(`frame is ${frame.width}x${frame.height}, calibration is for ${this.width}x${this.height}`);
-    this.sample(frame);
-    this.classify();
+    this.classify(frame);
     const out: Detection[] = [];
     for (const colour of colours) out.push(...this.blobs(colour));
     for (const d of out) d.at = this.refineInImage(frame, d.at);
@@ -126,67 +144,86 @@ export class Detector {
     return out;
   }
 
-  private sample(frame: Frame): void {
-    const { Y, U, V, lumaIndex, chromaIndex } = this;
+  /**
+   * Samples the frame at every cell (through the lookup table) and classifies the cell, in
+   * one pass; counts each class and the box its cells lie in (blobs looks only there).
+   */
+  private classify(frame: Frame): void {
+    const { cls, nx, ny, lumaIndex, chromaIndex, blockOf, hu, hv, classCount, classCells, whiteCells } = this;
     const fy = frame.y;
     const fu = frame.u;
     const fv = frame.v;
-    for (let k = 0; k < Y.length; k++) {
-      const l = lumaIndex[k]!;
-      if (l < 0) {
-        Y[k] = 0;
-        U[k] = 128;
-        V[k] = 128;
-        continue;
-      }
-      const c = chromaIndex[k]!;
-      Y[k] = fy[l]!;
-      U[k] = fu[c]!;
-      V[k] = fv[c]!;
-    }
-  }
-
-  private classify(): void {
-    const { Y, U, V, cls, nx, ny } = this;
-    const n = Y.length;
+    const n = cls.length;
     // The cloth's chroma: the median over a sparse sample (the cloth covers most of the table).
-    const hu = new Int32Array(256);
-    const hv = new Int32Array(256);
+    hu.fill(0);
+    hv.fill(0);
     let count = 0;
     for (let k = 0; k < n; k += 7) {
-      const y = Y[k]!;
+      const l = lumaIndex[k]!;
+      if (l < 0) continue; // off the image: too dark to count
+      const y = fy[l]!;
       if (y < 24) continue;
-      hu[clampByte(128 + (64 * (U[k]! - 128)) / y)]! += 1;
-      hv[clampByte(128 + (64 * (V[k]! - 128)) / y)]! += 1;
+      const c = chromaIndex[k]!;
+      hu[CHROMA_BIN[(y << 8) | fu[c]!]!]! += 1;
+      hv[CHROMA_BIN[(y << 8) | fv[c]!]!]! += 1;
       count += 1;
     }
     this.cloth = { cu: (median(hu, count) - 128) / 64, cv: (median(hv, count) - 128) / 64 };
     const { cu: ccu, cv: ccv } = this.cloth;
-    // Pass 1: chroma classes; cloth brightness per block.
+    classCount.fill(0);
+    // Pass 1: chroma classes; cloth brightness per block (integer sums: a block's at most
+    // 256 cells × 255 is exact in any float, so the means are those of a float sum).
+    const sum = this.blockSum;
+    const num = this.blockNum;
+    sum.fill(0);
+    num.fill(0);
+    const bx = this.bx;
+    let whites = 0;
     const B = Detector.BLOCK;
-    const sum = new Float32Array(this.bx * this.by);
-    const num = new Int32Array(this.bx * this.by);
     for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const k = j * nx + i;
-        const y = Y[k]!;
-        if (y < 20) {
-          cls[k] = CLASS_NONE;
-          continue;
+      const rowBlock = (j >> Detector.BLOCK_SHIFT) * bx;
+      const row = j * nx;
+      // Block by block along the row, the cloth's brightness summed in locals.
+      for (let i0 = 0, b = rowBlock; i0 < nx; i0 += B, b++) {
+        let bs = 0;
+        let bn = 0;
+        const end = Math.min(nx, i0 + B);
+        for (let i = i0; i < end; i++) {
+          const k = row + i;
+          const l = lumaIndex[k]!;
+          const y = l < 0 ? 0 : fy[l]!;
+          if (y < 20) {
+            cls[k] = CLASS_NONE;
+            continue;
+          }
+          const ck = chromaIndex[k]!;
+          const cu = (fu[ck]! - 128) / y;
+          const cv = (fv[ck]! - 128) / y;
+          const du = cu - ccu;
+          const dv = cv - ccv;
+          if (du * du + dv * dv < 0.2 * 0.2) {
+            cls[k] = CLASS_CLOTH;
+            bs += y;
+            bn += 1;
+            continue;
+          }
+          let c: number;
+          if (cv > 0.55 && cu < 0.2) c = CLASS_RED;
+          else if (cu < -0.3 && cv < 0.32 && cv > -0.25) c = CLASS_YELLOW;
+          else if (cu * cu + cv * cv < 0.13 * 0.13) {
+            // brightness checked below
+            cls[k] = CLASS_WHITE;
+            whiteCells[whites++] = k;
+            continue;
+          } else {
+            cls[k] = CLASS_NONE;
+            continue;
+          }
+          cls[k] = c;
+          classCells[c]![classCount[c]!++] = k;
         }
-        const cu = (U[k]! - 128) / y;
-        const cv = (V[k]! - 128) / y;
-        const du = cu - ccu;
-        const dv = cv - ccv;
-        if (du * du + dv * dv < 0.2 * 0.2) {
-          cls[k] = CLASS_CLOTH;
-          const b = ((j / B) | 0) * this.bx + ((i / B) | 0);
-          sum[b]! += y;
-          num[b]! += 1;
-        } else if (cv > 0.55 && cu < 0.2) cls[k] = CLASS_RED;
-        else if (cu < -0.3 && cv < 0.32 && cv > -0.25) cls[k] = CLASS_YELLOW;
-        else if (cu * cu + cv * cv < 0.13 * 0.13) cls[k] = CLASS_WHITE; // brightness checked below
-        else cls[k] = CLASS_NONE;
+        sum[b]! += bs;
+        num[b]! += bn;
       }
     }
     let all = 0;
@@ -198,64 +235,158 @@ export class Detector {
     const fallback = allN ? all / allN : 80;
     for (let b = 0; b < sum.length; b++) this.blockY[b] = num[b]! > 20 ? sum[b]! / num[b]! : fallback;
     // Pass 2: white must be clearly brighter than the cloth around it (grey shadows, dark sleeves are not).
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        const k = j * nx + i;
-        if (cls[k] !== CLASS_WHITE) continue;
-        const b = ((j / B) | 0) * this.bx + ((i / B) | 0);
-        if (Y[k]! < 1.45 * this.blockY[b]!) cls[k] = CLASS_NONE;
+    const W = CLASS_WHITE;
+    for (let w = 0; w < whites; w++) {
+      const k = whiteCells[w]!;
+      if (fy[lumaIndex[k]!]! < 1.45 * this.blockY[blockOf[k]!]!) {
+        cls[k] = CLASS_NONE;
+        continue;
       }
+      classCells[W]![classCount[W]!++] = k;
     }
   }
 
   /** Balls of one colour: discs filled by the class with an empty ring around them. */
   private blobs(colour: BallColour): Detection[] {
     const target = CLASS_OF[colour];
-    const { nx, ny, cls, integral: I } = this;
+    const { nx, ny, cls } = this;
     // Too few cells of this colour for even one ball: nothing to look for.
     const ballCells = (Math.PI * (this.options.ballRadius / this.cell) ** 2) / 2;
-    let count = 0;
-    for (let k = 0; k < cls.length && count < ballCells; k++) if (cls[k] === target) count++;
+    const count = this.classCount[target]!;
     if (count < ballCells) return [];
-    const W = nx + 1;
-    for (let i = 0; i <= nx; i++) I[i] = 0;
-    for (let j = 0; j < ny; j++) {
-      let row = 0;
-      I[(j + 1) * W] = 0;
-      for (let i = 0; i < nx; i++) {
-        if (cls[j * nx + i] === target) row += 1;
-        I[(j + 1) * W + i + 1] = I[j * W + i + 1]! + row;
-      }
-    }
-    const box = (i0: number, j0: number, i1: number, j1: number) => {
-      // Sum over cells [i0, i1) × [j0, j1), clipped to the grid.
-      i0 = Math.max(0, i0);
-      j0 = Math.max(0, j0);
-      i1 = Math.min(nx, i1);
-      j1 = Math.min(ny, j1);
-      if (i1 <= i0 || j1 <= j0) return 0;
-      return I[j1 * W + i1]! - I[j0 * W + i1]! - I[j1 * W + i0]! + I[j0 * W + i0]!;
-    };
+    const cells = this.classCells[target]!;
     const R = this.options.ballRadius / this.cell;
     const inner = Math.max(1, Math.round(1.35 * R)); // square well inside the ball
     const mid = Math.ceil(2.3 * R);
     const outer = Math.ceil(4 * R);
     const innerArea = inner * inner;
     const ringArea = outer * outer - mid * mid;
-    const candidates: { i: number; j: number; score: number; fill: number; ring: number }[] = [];
-    for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) {
-        if (cls[j * nx + i] !== target) continue;
-        const h = inner >> 1;
-        const fill = box(i - h, j - h, i - h + inner, j - h + inner) / innerArea;
-        if (fill < INNER_FILL) continue;
-        const hm = mid >> 1;
-        const ho = outer >> 1;
-        const ring = (box(i - ho, j - ho, i - ho + outer, j - ho + outer) - box(i - hm, j - hm, i - hm + mid, j - hm + mid)) / ringArea;
-        if (ring > RING_FILL) continue;
-        candidates.push({ i, j, score: fill - 0.5 * ring, fill, ring });
+    const h = inner >> 1;
+    const hm = mid >> 1;
+    const ho = outer >> 1;
+    // The class's cells, grouped by tiles wider than the boxes below reach: all the cells
+    // any box around a cell can hold lie in its own or a touching tile, so in its group. One
+    // integral image per group, over the group's bounding box, gives every box sum exactly
+    // as one over the whole grid would, without touching the rest of the grid.
+    const reach = Math.max(h, inner - h - 1, hm, mid - hm - 1, ho, outer - ho - 1);
+    const T = reach + 1;
+    const tnx = Math.ceil(nx / T);
+    const tny = Math.ceil(ny / T);
+    if (this.tileGroup.length < tnx * tny) this.tileGroup = new Int32Array(tnx * tny).fill(-1);
+    const tiles = this.tileGroup;
+    const cellTile = this.cellTile;
+    for (let c = 0; c < count; c++) {
+      const k = cells[c]!;
+      const i = k % nx;
+      const j = (k - i) / nx;
+      const t = ((j / T) | 0) * tnx + ((i / T) | 0);
+      cellTile[c] = t;
+      tiles[t] = -2;
+    }
+    let groups = 0;
+    const stack: number[] = [];
+    for (let c = 0; c < count; c++) {
+      const t0 = cellTile[c]!;
+      if (tiles[t0] !== -2) continue;
+      tiles[t0] = groups;
+      stack.push(t0);
+      while (stack.length) {
+        const t = stack.pop()!;
+        const tx = t % tnx;
+        const ty = (t - tx) / tnx;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const x = tx + dx;
+            const y = ty + dy;
+            if (x < 0 || y < 0 || x >= tnx || y >= tny) continue;
+            const q = y * tnx + x;
+            if (tiles[q] !== -2) continue;
+            tiles[q] = groups;
+            stack.push(q);
+          }
+        }
+      }
+      groups += 1;
+    }
+    // Each group's box: cells [gx0, gx1) × [gy0, gy1).
+    const gbox = new Int32Array(4 * groups);
+    for (let g = 0; g < groups; g++) {
+      gbox[4 * g] = nx;
+      gbox[4 * g + 2] = ny;
+    }
+    for (let c = 0; c < count; c++) {
+      const k = cells[c]!;
+      const i = k % nx;
+      const j = (k - i) / nx;
+      const g = tiles[cellTile[c]!]!;
+      if (i < gbox[4 * g]!) gbox[4 * g] = i;
+      if (i >= gbox[4 * g + 1]!) gbox[4 * g + 1] = i + 1;
+      if (j < gbox[4 * g + 2]!) gbox[4 * g + 2] = j;
+      if (j >= gbox[4 * g + 3]!) gbox[4 * g + 3] = j + 1;
+    }
+    const offsets = this.integralAt;
+    offsets.length = 0;
+    let size = 0;
+    for (let g = 0; g < groups; g++) {
+      offsets.push(size);
+      size += (gbox[4 * g + 1]! - gbox[4 * g]! + 1) * (gbox[4 * g + 3]! - gbox[4 * g + 2]! + 1);
+    }
+    if (this.integral.length < size) this.integral = new Int32Array(size);
+    const I = this.integral;
+    for (let g = 0; g < groups; g++) {
+      const a0 = gbox[4 * g]!;
+      const a1 = gbox[4 * g + 1]!;
+      const b0 = gbox[4 * g + 2]!;
+      const b1 = gbox[4 * g + 3]!;
+      const W = a1 - a0 + 1;
+      const o = offsets[g]!;
+      for (let i = 0; i < W; i++) I[o + i] = 0;
+      for (let j = b0; j < b1; j++) {
+        let row = 0;
+        const r = o + (j - b0 + 1) * W;
+        I[r] = 0;
+        for (let i = a0; i < a1; i++) {
+          if (cls[j * nx + i] === target) row += 1;
+          I[r + i - a0 + 1] = I[r - W + i - a0 + 1]! + row;
+        }
       }
     }
+    const candidates: { i: number; j: number; score: number; fill: number; ring: number }[] = [];
+    // The group being looked at: its box and integral image.
+    let a0 = 0;
+    let a1 = 0;
+    let b0 = 0;
+    let b1 = 0;
+    let W = 0;
+    let o = 0;
+    const box = (i0: number, j0: number, i1: number, j1: number) => {
+      // Sum over cells [i0, i1) × [j0, j1), clipped to the group's box.
+      i0 = Math.max(a0, i0) - a0;
+      j0 = Math.max(b0, j0) - b0;
+      i1 = Math.min(a1, i1) - a0;
+      j1 = Math.min(b1, j1) - b0;
+      if (i1 <= i0 || j1 <= j0) return 0;
+      return I[o + j1 * W + i1]! - I[o + j0 * W + i1]! - I[o + j1 * W + i0]! + I[o + j0 * W + i0]!;
+    };
+    // In grid order, as a scan of the whole grid would find them (ties in score keep it).
+    for (let c = 0; c < count; c++) {
+      const k = cells[c]!;
+      const i = k % nx;
+      const j = (k - i) / nx;
+      const g = tiles[cellTile[c]!]!;
+      a0 = gbox[4 * g]!;
+      a1 = gbox[4 * g + 1]!;
+      b0 = gbox[4 * g + 2]!;
+      b1 = gbox[4 * g + 3]!;
+      W = a1 - a0 + 1;
+      o = offsets[g]!;
+      const fill = box(i - h, j - h, i - h + inner, j - h + inner) / innerArea;
+      if (fill < INNER_FILL) continue;
+      const ring = (box(i - ho, j - ho, i - ho + outer, j - ho + outer) - box(i - hm, j - hm, i - hm + mid, j - hm + mid)) / ringArea;
+      if (ring > RING_FILL) continue;
+      candidates.push({ i, j, score: fill - 0.5 * ring, fill, ring });
+    }
+    for (let c = 0; c < count; c++) tiles[cellTile[c]!] = -1;
     candidates.sort((a, b) => b.score - a.score);
     const kept: typeof candidates = [];
     const sep = 1.6 * R;
@@ -285,11 +416,14 @@ export class Detector {
     let other = 0;
     for (let k = 0; k < 32; k++) {
       const a = (k / 32) * 2 * Math.PI;
-      for (const f of [1.25, 1.5]) {
+      for (let ring = 0; ring < 2; ring++) {
+        const f = ring === 0 ? 1.25 : 1.5;
         const x = at[0] + Math.cos(a) * f * R;
         const y = at[1] + Math.sin(a) * f * R;
         if (x < 0 || y < 0 || x > cal.table.length || y > cal.table.width) continue;
-        if (balls.some((b) => b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R)) continue;
+        let onBall = false;
+        for (const b of balls) if (b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R) onBall = true;
+        if (onBall) continue;
         const px = cal.toPixel(x, y, R);
         if (!px) continue;
         const u = Math.floor(px[0]);
@@ -423,10 +557,36 @@ export class Detector {
    * (skittles stand above the balls' plane): a standing skittle fills it, its empty spot not.
    */
   objectShare(frame: Frame, at: readonly [number, number], z: number, radiusMm: number): number {
+    const samples = this.discOf(frame, at, z, radiusMm);
+    const i = Math.min(this.nx - 1, Math.max(0, Math.floor(at[0] / this.cell)));
+    const j = Math.min(this.ny - 1, Math.max(0, Math.floor(at[1] / this.cell)));
+    const cloth = this.blockY[((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0)]!;
+    let white = 0;
+    const n = samples.length >> 1;
+    for (let s = 0; s < samples.length; s += 2) {
+      const y = frame.y[samples[s]!]!;
+      const c = samples[s + 1]!;
+      const cu = (frame.u[c]! - 128) / Math.max(y, 20);
+      const cv = (frame.v[c]! - 128) / Math.max(y, 20);
+      const du = cu - this.cloth.cu;
+      const dv = cv - this.cloth.cv;
+      if (y > 1.45 * cloth || du * du + dv * dv > 0.25 * 0.25) white += 1;
+    }
+    return n ? white / n : 0;
+  }
+
+  /**
+   * The image samples (luma index, chroma index pairs) of objectShare's disc: a grid of
+   * points over it, each projected once (the discs are skittle spots, the same every frame).
+   */
+  private discOf(frame: Frame, at: readonly [number, number], z: number, radiusMm: number): Int32Array {
+    // Keyed by the point's array (the tracker passes the same one every frame) and the numbers.
+    let known = this.discSamples.get(at);
+    if (!known) this.discSamples.set(at, (known = []));
+    for (const d of known) if (d.x === at[0] && d.y === at[1] && d.z === z && d.r === radiusMm && d.w === frame.width && d.h === frame.height) return d.samples;
     const cal = this.calibration;
     const { cw } = chromaSize(frame.width, frame.height);
-    let white = 0;
-    let n = 0;
+    const out: number[] = [];
     const steps = 4;
     for (let a = -steps; a <= steps; a++) {
       for (let b = -steps; b <= steps; b++) {
@@ -438,24 +598,25 @@ export class Detector {
         const u = Math.floor(px[0]);
         const v = Math.floor(px[1]);
         if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) continue;
-        const y = frame.y[v * frame.width + u]!;
-        const c = (v >> 1) * cw + (u >> 1);
-        const cu = (frame.u[c]! - 128) / Math.max(y, 20);
-        const cv = (frame.v[c]! - 128) / Math.max(y, 20);
-        const i = Math.min(this.nx - 1, Math.max(0, Math.floor(at[0] / this.cell)));
-        const j = Math.min(this.ny - 1, Math.max(0, Math.floor(at[1] / this.cell)));
-        const block = ((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0);
-        n += 1;
-        const du = cu - this.cloth.cu;
-        const dv = cv - this.cloth.cv;
-        if (y > 1.45 * this.blockY[block]! || du * du + dv * dv > 0.25 * 0.25) white += 1;
+        out.push(v * frame.width + u, (v >> 1) * cw + (u >> 1));
       }
     }
-    return n ? white / n : 0;
+    // Bounded: a caller moving the point in place must not grow the list without end.
+    if (known.length >= 8) known.length = 0;
+    const samples = Int32Array.from(out);
+    known.push({ x: at[0], y: at[1], z, r: radiusMm, w: frame.width, h: frame.height, samples });
+    return samples;
   }
 }
 
 const clampByte = (x: number) => (x < 0 ? 0 : x > 255 ? 255 : x | 0);
+
+/** The cloth histogram's bin of chroma byte c at brightness y (index y·256 + c): the division done once, here. */
+const CHROMA_BIN = (() => {
+  const t = new Uint8Array(256 * 256);
+  for (let y = 1; y < 256; y++) for (let c = 0; c < 256; c++) t[(y << 8) | c] = clampByte(128 + (64 * (c - 128)) / y);
+  return t;
+})();
 
 function median(h: Int32Array, count: number): number {
   let acc = 0;
