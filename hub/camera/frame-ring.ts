@@ -1,7 +1,9 @@
 /**
  * The last seconds of video for replay clips, bounded in memory: frames are kept at half
- * size (2×2 averaged, a quarter of the bytes) and, when the budget demands it, only every
- * k-th frame — so `seconds` of video always fit in `maxBytes`.
+ * size (2×2 averaged, a quarter of the bytes), at most `maxFps` of them a second (a referee's
+ * replay needs no more than 30: at 60 fps every other frame, half the camera thread's cost
+ * here) and, when the budget demands it, only every k-th frame — so `seconds` of video always
+ * fit in `maxBytes`.
  */
 export interface RingOptions {
   width: number;
@@ -9,6 +11,8 @@ export interface RingOptions {
   fps: number;
   seconds: number;
   maxBytes: number;
+  /** Frames kept a second at most (default 30). */
+  maxFps?: number;
 }
 
 export interface RingFrame {
@@ -33,7 +37,7 @@ export class FrameRing {
     const bytes = this.width * this.height * 1.5;
     const want = Math.ceil(opts.seconds * opts.fps);
     const fit = Math.max(1, Math.floor(opts.maxBytes / bytes));
-    this.every = Math.max(1, Math.ceil(want / fit));
+    this.every = Math.max(1, Math.ceil(want / fit), Math.ceil(opts.fps / (opts.maxFps ?? 30)));
     this.fps = opts.fps / this.every;
     this.capacity = Math.max(1, Math.ceil(want / this.every));
     this.frames = new Array(this.capacity).fill(null);
@@ -46,36 +50,41 @@ export class FrameRing {
 
   push(data: Uint8Array, t: number): void {
     if (this.seen++ % this.every !== 0) return;
-    this.frames[this.next] = { data: halve(data, this.opts.width, this.opts.height, this.width, this.height), t };
+    // A slot's buffer is reused once the ring is full: no 0.3 MB allocation (and its collection) per frame.
+    const slot = this.frames[this.next];
+    const out = slot?.data ?? new Uint8Array(this.width * this.height * 1.5);
+    halve(data, this.opts.width, this.opts.height, this.width, this.height, out);
+    if (slot) slot.t = t;
+    else this.frames[this.next] = { data: out, t };
     this.next = (this.next + 1) % this.capacity;
   }
 
-  /** The frames kept, oldest first. */
+  /** Copies of the frames kept, oldest first (the ring goes on overwriting its own). */
   snapshot(): RingFrame[] {
     const out: RingFrame[] = [];
     for (let k = 0; k < this.capacity; k++) {
       const f = this.frames[(this.next + k) % this.capacity];
-      if (f) out.push(f);
+      if (f) out.push({ data: f.data.slice(), t: f.t });
     }
     return out;
   }
 }
 
-/** yuv420p at half size: each output sample the mean of a 2×2 block, per plane. */
-function halve(src: Uint8Array, w: number, h: number, ow: number, oh: number): Uint8Array {
-  const out = new Uint8Array(ow * oh * 1.5);
+/** yuv420p at half size into `out`: each output sample the mean of a 2×2 block, per plane. */
+function halve(src: Uint8Array, w: number, h: number, ow: number, oh: number, out: Uint8Array): void {
   const cw = Math.ceil(w / 2);
   const ch = Math.ceil(h / 2);
   plane(src, 0, w, out, 0, ow, oh);
   plane(src, w * h, cw, out, ow * oh, ow / 2, oh / 2);
   plane(src, w * h + cw * ch, cw, out, ow * oh + (ow / 2) * (oh / 2), ow / 2, oh / 2);
-  return out;
 }
 
 function plane(src: Uint8Array, at: number, stride: number, out: Uint8Array, to: number, ow: number, oh: number): void {
   for (let y = 0; y < oh; y++) {
-    const r0 = at + 2 * y * stride;
-    const r1 = r0 + stride;
-    for (let x = 0; x < ow; x++) out[to + y * ow + x] = (src[r0 + 2 * x]! + src[r0 + 2 * x + 1]! + src[r1 + 2 * x]! + src[r1 + 2 * x + 1]! + 2) >> 2;
+    let i0 = at + 2 * y * stride;
+    let i1 = i0 + stride;
+    let o = to + y * ow;
+    const end = o + ow;
+    for (; o < end; o++, i0 += 2, i1 += 2) out[o] = (src[i0]! + src[i0 + 1]! + src[i1]! + src[i1 + 1]! + 2) >> 2;
   }
 }

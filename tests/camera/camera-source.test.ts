@@ -73,6 +73,19 @@ describe('y4m and raw frames', () => {
     expect(ring.fps).toBe(10);
   });
 
+  it('the replay ring keeps 30 frames a second of a 60 fps camera, and a snapshot is its own copy', () => {
+    const ring = new FrameRing({ width: 160, height: 120, fps: 60, seconds: 1, maxBytes: 2 ** 24 });
+    expect(ring.fps).toBe(30);
+    for (let k = 0; k < 120; k++) ring.push(new Uint8Array(28800).fill(k), (k * 1000) / 60);
+    const kept = ring.snapshot();
+    expect(kept).toHaveLength(30);
+    expect(kept.at(-1)!.data[0]).toBe(118);
+    // The ring goes on (reusing its buffers): what was handed out stays as it was.
+    for (let k = 120; k < 200; k++) ring.push(new Uint8Array(28800).fill(k), (k * 1000) / 60);
+    expect(kept.at(-1)!.data[0]).toBe(118);
+    expect(kept.map((f) => f.data[0])).toEqual(Array.from({ length: 30 }, (_, i) => 60 + 2 * i));
+  });
+
   it('the motion meter sees a moving square and not a still frame', () => {
     const bytes = syntheticY4m(12, 6);
     const frames = new Y4mReader().push(bytes);
