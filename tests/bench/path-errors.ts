@@ -1,7 +1,6 @@
 import { createMatch, playTruth } from '../../hardware/simulator/match-helpers.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
-import { calibrate } from '../../hub/vision/calibration.ts';
-import { VisionTracker } from '../../hub/vision/tracker.ts';
+import { clipTracker } from '../../hardware/simulator/video/clip-tracker.ts';
 import { makeClip } from '../../hardware/simulator/video/clip.ts';
 import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
 import { streamSeed } from '../../hardware/simulator/video/accuracy.ts';
@@ -24,7 +23,6 @@ for (let st = 0; st < streams; st++) {
   const setup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
   let truth = createMatch(setup as never);
   const planner = new VideoShotPlanner(variant);
-  const skittleGame = variant.startsWith('skittles');
   let isBreak = true;
   for (let index = 0; index < perStream; index++) {
     let view = truth.view();
@@ -32,13 +30,7 @@ for (let st = 0; st < streams; st++) {
     const shot = planner.plan(view.cueBall!, isBreak, view.instructions, random);
     isBreak = false;
     const clip = makeClip({ ...shot, fps, width: 640, height: 360, seed: Math.floor(random() * 2 ** 31) });
-    const cam = clip.camera;
-    const cal = calibrate({ width: cam.lens.width, height: cam.lens.height, corners: cam.corners, table: { length: shot.table.length, width: shot.table.width }, k1: cam.spec.k1, fovDeg: cam.spec.hfovDeg });
-    if (!cal.ok) throw new Error(cal.error);
-    const skittles = skittleGame ? planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], base: 2 * k.radius, height: 60 })) : undefined;
-    const initial = Object.fromEntries(shot.start.map((b) => [b.id, [b.p[0], b.p[1]] as [number, number]]));
-    const pockets = shot.table.pockets.map((p) => ({ at: [p.at[0], p.at[1]] as [number, number], radius: p.radius }));
-    const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), ...(pockets.length ? { pockets } : {}), initial });
+    const tracker = clipTracker(clip, shot, planner, variant);
     for (let i = 0; i < clip.frameCount; i++) tracker.push(clip.frame(i), Math.round((i * 1000) / fps));
     tracker.finish();
     planner.rested(clip.timeline.result.balls);

@@ -2,8 +2,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { seededRandom } from '../../hub/rules/random.ts';
-import { calibrate } from '../../hub/vision/calibration.ts';
-import { VisionTracker, type TrackerMessage } from '../../hub/vision/tracker.ts';
+import type { TrackerMessage } from '../../hub/vision/tracker.ts';
+import { clipTracker } from '../../hardware/simulator/video/clip-tracker.ts';
 import { makeClip } from '../../hardware/simulator/video/clip.ts';
 import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
 
@@ -49,13 +49,7 @@ export function runCase(c: EquivalenceCase): CaseOutput {
   const skittleGame = c.variant.startsWith('skittles');
   const shot = planner.plan(skittleGame ? 'cue' : 'white', true, [], seededRandom(c.seed));
   const clip = makeClip({ ...shot, fps: c.fps, width: c.width, height: c.height, seed: c.seed, ...(c.chalk !== undefined ? { chalk: c.chalk } : {}), ...(c.hoverCue !== undefined ? { hoverCue: c.hoverCue } : {}) });
-  const cam = clip.camera;
-  const cal = calibrate({ width: cam.lens.width, height: cam.lens.height, corners: cam.corners, table: { length: shot.table.length, width: shot.table.width }, k1: cam.spec.k1, fovDeg: cam.spec.hfovDeg });
-  if (!cal.ok) throw new Error(cal.error);
-  const skittles = skittleGame ? planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], base: 2 * k.radius, height: 60 })) : undefined;
-  const initial = Object.fromEntries(shot.start.map((b) => [b.id, [b.p[0], b.p[1]] as [number, number]]));
-  const pockets = shot.table.pockets.map((p) => ({ at: [p.at[0], p.at[1]] as [number, number], radius: p.radius }));
-  const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), ...(pockets.length ? { pockets } : {}), initial });
+  const tracker = clipTracker(clip, shot, planner, c.variant);
   const out: CaseOutput = { frames: [], finish: [], paths: [] };
   for (let i = 0; i < clip.frameCount; i++) {
     const msgs = tracker.push(clip.frame(i), Math.round((i * 1000) / c.fps));

@@ -3,8 +3,8 @@ import { createMatch, must, playTruth, replay } from '../match-helpers.ts';
 import type { Match } from '../../../hub/rules/match.ts';
 import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
-import { calibrate } from '../../../hub/vision/calibration.ts';
-import { VisionTracker, type ShotPaths, type TrackerMessage } from '../../../hub/vision/tracker.ts';
+import type { ShotPaths, TrackerMessage } from '../../../hub/vision/tracker.ts';
+import { clipTracker } from './clip-tracker.ts';
 import { sensorView } from '../accuracy.ts';
 import { makeClip } from './clip.ts';
 import { VideoShotPlanner } from './shots.ts';
@@ -162,14 +162,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     isBreak = false;
     const r0 = performance.now();
     const clip = makeClip({ ...shot, fps, width: spec.width, height: spec.height, seed: Math.floor(random() * 2 ** 31) });
-    const cam = clip.camera;
-    const cal = calibrate({ width: cam.lens.width, height: cam.lens.height, corners: cam.corners, table: { length: shot.table.length, width: shot.table.width }, k1: cam.spec.k1, fovDeg: cam.spec.hfovDeg });
-    if (!cal.ok) throw new Error(cal.error);
-    // The game's skittle spots (all of them: the camera watches every spot of the layout).
-    const skittles = skittleGame ? planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], base: 2 * k.radius, height: 60 })) : undefined;
-    const initial = Object.fromEntries(shot.start.map((b) => [b.id, [b.p[0], b.p[1]] as [number, number]]));
-    const pockets = shot.table.pockets.map((p) => ({ at: [p.at[0], p.at[1]] as [number, number], radius: p.radius }));
-    const tracker = new VisionTracker({ calibration: cal.value, balls: skittleGame ? 'skittles' : 'carom', ballRadius: shot.table.ballRadius, ...(skittles ? { skittles } : {}), ...(pockets.length ? { pockets } : {}), initial });
+    const tracker = clipTracker(clip, shot, planner, variant);
     const messages: TrackerMessage[] = [];
     let trackMs = 0;
     for (let i = 0; i < clip.frameCount; i++) {
