@@ -3,7 +3,6 @@ import { findContacts, type ContactEvent, type TrackSample } from './contacts.ts
 import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
 import { findPockets, type PocketSpec } from './pockets.ts';
-import { findOffTable } from './off-table.ts';
 import { fallEvents, SkittleWatch, type FallWindow } from './skittle-falls.ts';
 
 /**
@@ -25,8 +24,7 @@ export type ShotEventOut =
   | { kind: 'ball'; balls: [string | null, string | null]; t: number }
   | { kind: 'cushion'; rail: 'head' | 'foot' | 'left' | 'right'; ball: string | null; t: number }
   | { kind: 'skittle'; skittle: string; by: string | null; t: number }
-  | { kind: 'pocket'; ball: string | null; t: number }
-  | { kind: 'off-table'; ball: string | null; t: number };
+  | { kind: 'pocket'; ball: string | null; t: number };
 
 export interface TrackerOptions {
   calibration: Calibration;
@@ -334,14 +332,7 @@ export class VisionTracker {
     const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
     const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
     events.push(...this.skittleEvents(tracks, step));
-    const pocketed = new Set<string>();
-    if (this.options.pockets?.length) {
-      for (const p of findPockets({ tracks, pockets: this.options.pockets, dt: this.dt * step })) {
-        events.push({ kind: 'pocket', ball: p.ball, t: Math.round(p.t) });
-        pocketed.add(p.ball);
-      }
-    }
-    for (const o of findOffTable({ tracks, table: this.options.calibration.table, ballRadius: this.ballRadius, dt: this.dt * step, except: pocketed })) events.push({ kind: 'off-table', ball: o.ball, t: Math.round(o.t) });
+    if (this.options.pockets?.length) for (const p of findPockets({ tracks, pockets: this.options.pockets, dt: this.dt * step })) events.push({ kind: 'pocket', ball: p.ball, t: Math.round(p.t) });
     // Something bent a path and nothing explains it: an unknown contact, so the engine asks.
     // At a rail with no other ball in reach: a rail hit whose geometry did not fit, ball unknown.
     for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t) } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t) });
@@ -353,7 +344,7 @@ export class VisionTracker {
       if (e.kind === 'ball') {
         // A pair of the two doubted balls is still that pair, whichever is which.
         if (!(e.balls[0] !== null && e.balls[1] !== null && doubted.has(e.balls[0]) && doubted.has(e.balls[1]))) e.balls = [hide(e.balls[0], e.t), hide(e.balls[1], e.t)];
-      } else if (e.kind === 'cushion' || e.kind === 'pocket' || e.kind === 'off-table') e.ball = hide(e.ball, e.t);
+      } else if (e.kind === 'cushion' || e.kind === 'pocket') e.ball = hide(e.ball, e.t);
       else e.by = hide(e.by, e.t);
     }
     this.lastShotPaths = {
