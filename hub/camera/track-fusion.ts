@@ -95,7 +95,7 @@ export interface SightingError {
   partialJitter: number;
 }
 
-/** A ball's clear path as segments between consecutive clear sightings, each with its speed bound. */
+/** A ball's path as segments between consecutive sightings (clear or partial, each with its own error), each with its speed bound. */
 export class BallPath {
   private readonly segments: Segment[];
 
