@@ -145,6 +145,10 @@ const en = {
   evSkittle: (skittle: string, by: string) => `${skittle} knocked down by ${by}`,
   evFoul: (foul: string) => `foul: ${foul}`,
   unknownBall: 'a ball',
+  // a maybe event's "did not happen" (a camera's near miss: docs/contract.md)
+  noneBalls: 'no contact',
+  noneRail: 'no ball (it did not touch the rail)',
+  noneFelled: 'none (it did not fall)',
   ifCondition: (c: string) => `If ${c}`,
   // a button's condition: "The cue ball", "the red hit the head rail at 1.60 s"
   theBall: (b: string) => `the ${b}`,
@@ -563,6 +567,9 @@ const ru: Messages = {
   evSkittle: (skittle, by) => `${skittle} сбита, шар: ${by}`,
   evFoul: (foul) => `штраф: ${foul}`,
   unknownBall: 'шар',
+  noneBalls: 'касания не было',
+  noneRail: 'ни один (удара в борт не было)',
+  noneFelled: 'ни один (кегля не упала)',
   ifCondition: (c) => `Если ${c}`,
   theBall: (b) => b,
   or: 'или',

@@ -1,4 +1,4 @@
-import type { Shot } from '../../hub/rules/events.ts';
+import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
 import { createMatch, must } from './match-helpers.ts';
 import { Match, type EngineConfig } from '../../hub/rules/match.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
@@ -12,7 +12,7 @@ import { planScriptedShot } from './planner.ts';
  * shots it decided as the truth says, how many it put to the referee, and how many it
  * decided wrongly (must be none).
  */
-export type SensorSet = 'sensors' | 'tracker' | 'candidates';
+export type SensorSet = 'sensors' | 'tracker' | 'candidates' | 'maybe';
 /** `physics`: the event-driven simulator plays real matches; `scripted`: random plausible event sequences. */
 export type PlannerKind = 'physics' | 'scripted';
 
@@ -61,6 +61,28 @@ export function candidateView(shot: Shot, balls: readonly string[], random: () =
   };
 }
 
+/**
+ * The tracker's view (every id known) with `maybe` events, as a camera that is unsure of what
+ * it saw states them (docs/contract.md): some true events marked maybe, and near misses that did
+ * not happen — a ball pair, a rail, a skittle — put in as maybe between the events at random.
+ */
+export function maybeView(shot: Shot, balls: readonly string[], random: () => number): Shot {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const rails = ['head', 'foot', 'left', 'right'] as const;
+  const skittles = [...new Set(shot.events.flatMap((e) => (e.kind === 'skittle' ? [e.skittle] : [])))];
+  const events: ShotEvent[] = [];
+  for (const e of shot.events) {
+    if (random() < 0.25) {
+      const t = e.t;
+      const [a, b] = [pick(balls), pick(balls)];
+      const fake: ShotEvent = random() < 0.5 && a !== b ? { kind: 'ball', balls: [a, b], maybe: true } : random() < 0.7 || skittles.length === 0 ? { kind: 'cushion', rail: pick(rails), ball: a, maybe: true } : { kind: 'skittle', skittle: pick(skittles), by: a, maybe: true };
+      events.push(t === undefined ? fake : { ...fake, t });
+    }
+    events.push((e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle') && random() < 0.3 ? { ...e, maybe: true } : e);
+  }
+  return { ...shot, events };
+}
+
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
 
 /** Called for each prompt the sensor reading raised, with the option that is the truth. */
@@ -90,7 +112,7 @@ export function measureAccuracy(variant: string, shots: number, seed: number, se
     if (known.status === 'awaiting-referee') must(truth.apply({ kind: 'referee', referee: { ruling: known.prompt!.options[0]!.ruling, option: 0 } }));
     const expected = truth.view().shots.at(-1)!;
     const balls = variant.startsWith('skittles') ? ['cue', 'one', 'two'] : ['white', 'yellow', 'red'];
-    must(seen.apply({ kind: 'shot', shot: sensors === 'tracker' ? shot : sensors === 'candidates' ? candidateView(shot, balls, candidateRandom) : sensorView(shot) }));
+    must(seen.apply({ kind: 'shot', shot: sensors === 'tracker' ? shot : sensors === 'candidates' ? candidateView(shot, balls, candidateRandom) : sensors === 'maybe' ? maybeView(shot, balls, candidateRandom) : sensorView(shot) }));
     count.shots += 1;
     const sensed = seen.view();
     if (sensed.status === 'awaiting-referee') {

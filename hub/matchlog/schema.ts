@@ -12,11 +12,13 @@ const amplitude = z.number().int().min(0).max(255).optional();
 /** Extension (docs/contract.md): with an unknown id, what it may be — the camera's doing (hub/camera/track-fusion.ts). */
 const candidateBalls = z.array(ballId).min(1).max(12).optional();
 const candidatePairs = z.array(z.tuple([ballId, ballId])).min(1).max(66).optional();
+/** Extension (docs/contract.md): the event may not have happened — a camera's near miss; the engine reads it both ways. */
+const maybe = z.literal(true).optional();
 
 export const eventSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('ball'), balls: z.tuple([ballId.nullable(), ballId.nullable()]), t: time, amplitude, candidates: candidatePairs }),
-  z.strictObject({ kind: z.literal('cushion'), rail: z.enum(RAILS), ball: maybeBall, t: time, amplitude, candidates: candidateBalls }),
-  z.strictObject({ kind: z.literal('skittle'), skittle: z.enum(SKITTLES), by: maybeBall, t: time, candidates: candidateBalls }),
+  z.strictObject({ kind: z.literal('ball'), balls: z.tuple([ballId.nullable(), ballId.nullable()]), t: time, amplitude, candidates: candidatePairs, maybe }),
+  z.strictObject({ kind: z.literal('cushion'), rail: z.enum(RAILS), ball: maybeBall, t: time, amplitude, candidates: candidateBalls, maybe }),
+  z.strictObject({ kind: z.literal('skittle'), skittle: z.enum(SKITTLES), by: maybeBall, t: time, candidates: candidateBalls, maybe }),
   z.strictObject({ kind: z.literal('pocket'), ball: maybeBall, t: time }),
   z.strictObject({ kind: z.literal('off-table'), ball: maybeBall, t: time }),
   z.strictObject({

@@ -51,12 +51,29 @@ export function maxRecontactSpeed(dtMs: number, ballDiameter: number): number {
   return 2 * a * t + (a * a * t * t * t) / (4 * ballDiameter);
 }
 
+/**
+ * A ball that struck a rail leaves it (its speed into the rail is then ≤ 0), and with nothing
+ * touched in between only the cloth can turn it back into the same rail: it pushes with at most
+ * MAX_SLIDING_FRICTION·g (follow bending the ball back after a cushion), so Δt after the first
+ * hit the ball reaches that rail again at a normal speed of at most μg·Δt, whatever the
+ * cushion's restitution. A second hit of the same rail read as faster than that is another
+ * ball's (two balls at one rail a few ms apart, as three-cushion positions often leave them).
+ * Touching anything else in between voids it: another ball, the adjacent rail of a corner
+ * (its friction pushes along this rail's normal), or a skittle, which no sensor reports when it
+ * stands — so not valid on tables with skittles.
+ */
+export function maxRailReturnSpeed(dtMs: number): number {
+  return MAX_SLIDING_FRICTION * G * ((dtMs + 1) / 1000); // event times are whole ms
+}
+
 /** What the enumerator needs to apply the bounds: the table and whether the separation rule holds. */
 export interface PhysicalBounds {
   table: { length: number; width: number };
   ballDiameter: number;
   /** False on tables with skittles (see SEPARATE_AFTER_CONTACT). */
   separateAfterContact: boolean;
+  /** The same-rail return bound (maxRailReturnSpeed); false on tables with skittles. Absent: as separateAfterContact. */
+  railReturn?: boolean;
 }
 
 /**

@@ -6,7 +6,7 @@ import { err, ok, type Result } from './result.ts';
 import { validateShot } from './validate.ts';
 import { variantById } from './variants/index.ts';
 import { playsSkittles } from './catalogue.ts';
-import { enumerateWorlds, type UndeterminedFact } from './worlds.ts';
+import { DID_NOT_HAPPEN, enumerateWorlds, type UndeterminedFact } from './worlds.ts';
 import type { PhysicalBounds } from './bounds.ts';
 import { LIKELIHOOD_MODEL } from './likelihood.ts';
 import { RANKING_MODEL, rerank } from './ranking/rerank.ts';
@@ -571,6 +571,8 @@ function optionDetails(
 
 function describeFact(fact: UndeterminedFact): string {
   const what = fact.field === 'balls' ? 'which balls met' : fact.field === 'by' ? 'which ball felled the skittle' : 'which ball it was';
+  // A maybe event (docs/contract.md): whether it happened at all is in question too.
+  if (fact.candidates.includes(DID_NOT_HAPPEN)) return `event ${fact.event + 1} (${fact.kind}): whether it happened, and ${what} (${fact.candidates.join(' or ')})`;
   return `event ${fact.event + 1} (${fact.kind}): ${what} (${fact.candidates.join(' or ')})`;
 }
 

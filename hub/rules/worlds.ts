@@ -1,6 +1,6 @@
 import type { BallId, Rail, SkittleId } from './ids.ts';
 import type { ResolvedEvent, ShotEvent } from './events.ts';
-import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRecontactSpeed, OPPOSITE, speedRange, type PhysicalBounds } from './bounds.ts';
+import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRailReturnSpeed, maxRecontactSpeed, OPPOSITE, speedRange, type PhysicalBounds } from './bounds.ts';
 import { candidateKeys, candidateScore, initialTrack, stepTrack, type LikelihoodModel, type Track } from './likelihood.ts';
 
 export type { ResolvedEvent } from './events.ts';
@@ -103,6 +103,8 @@ interface Branch<S> {
 interface RailMark {
   rail: Rail;
   t: number;
+  /** Nothing else touched since (bounds.ts maxRailReturnSpeed: a ball or a skittle voids the return bound). */
+  alone: boolean;
 }
 
 /** Optional evidence for the enumeration: physical bounds on timing, and the model that weighs readings. */
@@ -188,9 +190,10 @@ export function enumerateWorlds<S>(
     const t = event.t;
     for (const branch of from) {
       const amplitude = event.kind === 'ball' || event.kind === 'cushion' ? event.amplitude : undefined;
-      const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || possible(branch, o.event, t, amplitude, balls, bounds!));
-      const scores = likelihood && options.length > 1 && options.some((o) => o.unknown)
-        ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event, t, balls, cueBall, amplitude)))
+      const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || o.event === null || possible(branch, o.event, t, amplitude, balls, bounds!));
+      // A maybe event's "did not happen" is no reading the likelihood model weighs: equal weights.
+      const scores = likelihood && options.length > 1 && options.some((o) => o.unknown) && !isMaybe(event)
+        ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event!, t, balls, cueBall, amplitude)))
         : null;
       const total = scores ? scores.reduce((a, b) => a + b, 0) : 1;
       for (const [k, option] of options.entries()) {
@@ -201,13 +204,19 @@ export function enumerateWorlds<S>(
           seen.values.add(option.label);
         }
         const assumed = option.unknown ? { index, value: option.label, earlier: branch.assumed } : branch.assumed;
+        if (option.event === null) {
+          // It did not happen: the branch goes on as it was.
+          next.push({ ...branch, state: scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, assumed });
+          continue;
+        }
+        const happened = option.event;
         next.push({
           moving: branch.moving | option.sets,
-          state: scanner.step(scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, option.event),
+          state: scanner.step(scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, happened),
           assumed,
-          ...(bounds ? physicsAfter(branch, option.event, t, amplitude, balls, bounds) : { met: 0, metT: -1, rails: branch.rails, energy: branch.energy }),
+          ...(bounds ? physicsAfter(branch, happened, t, amplitude, balls, bounds) : { met: 0, metT: -1, rails: branch.rails, energy: branch.energy }),
           weight: scores ? (branch.weight * scores[k]!) / total : branch.weight,
-          track: likelihood ? stepTrack(branch.track, option.event, t, balls, cueBall, amplitude) : branch.track,
+          track: likelihood ? stepTrack(branch.track, happened, t, balls, cueBall, amplitude) : branch.track,
         });
       }
     }
@@ -251,6 +260,7 @@ export function enumerateWorlds<S>(
 
 /** Balls of which at least one must already move for the event to happen (0: no condition beyond the readings'). */
 function movingNeeded(event: Exclude<ShotEvent, { kind: 'foul' }>, balls: readonly BallId[]): number {
+  if (isMaybe(event)) return 0; // it may not have happened: it demands nothing
   if (event.kind === 'ball') {
     const [a, b] = event.balls;
     return a !== null && b !== null ? bitOf(balls, a as BallId) | bitOf(balls, b as BallId) : 0;
@@ -259,7 +269,14 @@ function movingNeeded(event: Exclude<ShotEvent, { kind: 'foul' }>, balls: readon
   return known === null ? 0 : bitOf(balls, known as BallId);
 }
 
+/** The `maybe` extension: an event that may not have happened (docs/contract.md). */
+const isMaybe = (event: ShotEvent): boolean => 'maybe' in event && event.maybe === true;
+
+/** What a maybe event's "did not happen" reading is called in a prompt's facts. */
+export const DID_NOT_HAPPEN = 'none';
+
 function isKnown(event: ShotEvent): boolean {
+  if (isMaybe(event)) return false;
   switch (event.kind) {
     case 'ball':
       return event.balls[0] !== null && event.balls[1] !== null;
@@ -303,7 +320,7 @@ function merge<S>(branches: Branch<S>[], scanner: Scanner<S>): Branch<S>[] {
   const byKey = new Map<string, Branch<S>>();
   const joins = new Map<Branch<S>, Joined>();
   for (const b of branches) {
-    const key = `${b.moving}|${b.met}@${b.metT}|${b.rails.map((m) => (m ? `${m.rail}${m.t}` : '')).join(',')}|${scanner.key(b.state)}`;
+    const key = `${b.moving}|${b.met}@${b.metT}|${b.rails.map((m) => (m ? `${m.rail}${m.t}${m.alone ? '' : '*'}` : '')).join(',')}|${scanner.key(b.state)}`;
     const seen = byKey.get(key);
     if (!seen) {
       byKey.set(key, b);
@@ -338,7 +355,11 @@ function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined,
   // A ball reaches a rail at a normal speed of at most its own speed (IMPULSE_SHARE).
   if (branch.energy[who]! < lo) return false;
   const mark = branch.rails[who];
-  return t === undefined || !mark || OPPOSITE[mark.rail] !== e.rail || t - mark.t >= crossingMs(mark.rail, branch.energy[who]!, bounds);
+  if (t === undefined || !mark) return true;
+  if (OPPOSITE[mark.rail] === e.rail) return t - mark.t >= crossingMs(mark.rail, branch.energy[who]!, bounds);
+  // The same rail again, nothing touched in between: only the cloth can have turned it back.
+  const railReturn = bounds.railReturn ?? bounds.separateAfterContact;
+  return !(railReturn && mark.rail === e.rail && mark.alone && lo > maxRailReturnSpeed(t - mark.t));
 }
 
 /**
@@ -367,16 +388,20 @@ function physicsAfter<S>(
     const [a, b] = [balls.indexOf(e.balls[0]), balls.indexOf(e.balls[1])];
     const gain = IMPULSE_SHARE * speedRange(amplitude)[1];
     const energy = branch.energy.map((u, k) => (k === a || k === b ? u + gain : u));
+    for (const k of [a, b]) if (rails[k]) rails[k] = { ...rails[k]!, alone: false };
     return { met: bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1]), metT: t ?? -1, rails, energy };
   }
   const who = e.kind === 'skittle' ? e.by : e.ball;
   const apart = (branch.met & bitOf(balls, who)) !== 0;
-  if (e.kind === 'cushion' && t !== undefined) rails[balls.indexOf(who)] = { rail: e.rail, t };
+  const k = balls.indexOf(who);
+  if (e.kind === 'cushion' && t !== undefined) rails[k] = { rail: e.rail, t, alone: true };
+  else if (rails[k]) rails[k] = { ...rails[k]!, alone: false }; // a skittle, a pocket: something else touched
   return { met: apart ? 0 : branch.met, metT: apart ? -1 : branch.metT, rails, energy: branch.energy };
 }
 
 interface Reading {
-  event: ResolvedEvent;
+  /** null: the reading in which a maybe event did not happen. */
+  event: ResolvedEvent | null;
   /** Balls set moving by this event. */
   sets: number;
   unknown: boolean;
@@ -387,11 +412,30 @@ interface Reading {
 
 /** The readings of one event given the balls moving (bits): what the likelihood model is fitted over. */
 export function candidateReadings(event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, moving: number, balls: readonly BallId[]): ResolvedEvent[] {
-  return readings(event, index, moving, balls).map((r) => r.event);
+  return readings(event, index, moving, balls).flatMap((r) => (r.event ? [r.event] : []));
 }
 
 function readings(event: Exclude<ShotEvent, { kind: 'foul' }>, index: number, moving: number, balls: readonly BallId[]): Reading[] {
-  return withinCandidates(event, allReadings(event, index, moving, balls));
+  const read = withinCandidates(event, allReadings(event, index, moving, balls));
+  if (!isMaybe(event)) return read;
+  // A maybe event: each reading is an assumption (named in the prompt's facts), and so is its
+  // not having happened. With no ball able to make it (none moving), only the latter is left.
+  const field: UndeterminedFact['field'] = event.kind === 'ball' ? 'balls' : event.kind === 'skittle' ? 'by' : 'ball';
+  // It can only have happened if a ball in it was already moving (RULES §10's stated rule).
+  const named = read.filter((r) => (moving & movedBy(r.event!, balls)) !== 0).map((r) => ({ ...r, unknown: true, label: r.label || labelOf(r.event!) }));
+  const labels = [...named.map((r) => r.label), DID_NOT_HAPPEN];
+  return [...named, { event: null, sets: 0, unknown: true, field, label: DID_NOT_HAPPEN, alternatives: labels }].map((r) => ({ ...r, alternatives: labels }));
+}
+
+/** The balls (bits) of which one must move for the event to happen. */
+function movedBy(e: ResolvedEvent, balls: readonly BallId[]): number {
+  if (e.kind === 'ball') return bitOf(balls, e.balls[0]) | bitOf(balls, e.balls[1]);
+  return bitOf(balls, e.kind === 'skittle' ? e.by : e.ball);
+}
+
+function labelOf(e: ResolvedEvent): string {
+  if (e.kind === 'ball') return `${e.balls[0]}+${e.balls[1]}`;
+  return e.kind === 'skittle' ? e.by : e.ball;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { crossingMs, enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
-import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRecontactSpeed, minOppositeRailGap, SENSOR_CALIBRATION, speedRange, type PhysicalBounds } from '../../hub/rules/bounds.ts';
+import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRailReturnSpeed, maxRecontactSpeed, minOppositeRailGap, SENSOR_CALIBRATION, speedRange, type PhysicalBounds } from '../../hub/rules/bounds.ts';
 import type { ShotEvent } from '../../hub/rules/events.ts';
 import { ball, caromShot, lastShot, newMatch, play, rail, referee, rejects, shot } from './helpers.ts';
 
@@ -92,6 +92,23 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
     expect(second(after, 2)).toEqual(['white+red', 'white+yellow', 'yellow+red']);
     const skittles = enumerateWorlds([loud(ball('white', 'red'), 10, 90), loud(ball(null, null), 30, 60)], balls, 'white', recorder, { bounds: { ...bounds, separateAfterContact: false } });
     expect(skittles.worlds).toHaveLength(3); // a ball may bounce off a standing skittle unreported
+  });
+
+  it('TC-1: a ball that struck a rail strikes it again, with nothing touched in between, no faster than the cloth can turn it back (maxRailReturnSpeed)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const rails = (r: { worlds: { state: string[] }[] }) => r.worlds.map((w) => w.state.slice(1).join(' ')).sort();
+    // Two left-rail hits 18 ms apart, each loud enough for ≥ 0.8 m/s into the rail: not one ball twice (μg·18 ms ≈ 56 mm/s).
+    expect(maxRailReturnSpeed(18)).toBeLessThan(60);
+    const twoBalls = [loud(ball('white', 'yellow'), 0, 140), loud(rail('left'), 535, 49), loud(rail('left'), 553, 55)];
+    expect(rails(enumerateWorlds(twoBalls, balls, 'white', recorder, { bounds }))).toEqual(['left:white left:yellow', 'left:yellow left:white']);
+    // A soft second touch may be follow bending the ball back into the same rail.
+    const soft = [loud(ball('white', 'yellow'), 0, 140), loud(rail('left'), 535, 49), loud(rail('left'), 553, 12)];
+    expect(rails(enumerateWorlds(soft, balls, 'white', recorder, { bounds }))).toHaveLength(4);
+    // Something touched in between (a ball, the adjacent rail of a corner) voids the bound.
+    const corner = [loud(ball('white', 'yellow'), 0, 140), loud(rail('left', 'white'), 535, 49), loud(rail('head', 'white'), 545, 40), loud(rail('left'), 553, 55)];
+    expect(enumerateWorlds(corner, balls, 'white', recorder, { bounds }).worlds.map((w) => w.state.at(-1)).sort()).toEqual(['left:white', 'left:yellow']);
+    // Not on a table with skittles: a ball may bounce off a standing skittle unreported.
+    expect(rails(enumerateWorlds(twoBalls, balls, 'white', recorder, { bounds: { ...bounds, separateAfterContact: false } }))).toHaveLength(4);
   });
 
   it('a ball reaches the opposite rail no sooner than the table allows at the fastest a cue can send it', () => {

@@ -33,6 +33,14 @@ describe('sensor-only scoring is never wrong, only unsure (RULES §10)', () => {
     expect(count.prompted).toBeLessThan(measureAccuracy(variant, 150, variant.length * 7919, 'sensors').prompted);
   });
 
+  it.each(['carom', 'three-cushion', 'balkline-47-2', 'skittles-5', 'skittles-7-pyramid'])('%s: 150 planned shots read by a tracker that marks events maybe (true ones, and near misses that did not happen), none decided wrongly', (variant) => {
+    const count = measureAccuracy(variant, 150, variant.length * 104729, 'maybe');
+    expect(count.wrongExamples).toEqual([]);
+    expect(count.wrong).toBe(0);
+    // Some maybes change the outcome: the referee is asked, not the shot decided on a guess.
+    expect(count.prompted).toBeGreaterThan(0);
+  });
+
   it('with a tracker every shot is decided without the referee', () => {
     for (const variant of ['three-cushion', 'skittles-5', 'skittles-7-carom']) {
       const count = measureAccuracy(variant, 200, 11, 'tracker');

@@ -38,6 +38,10 @@ function shotEvents(rec: TableRecord): LooseEvent[] {
   return (shot?.events ?? []).filter((e): e is LooseEvent => typeof e === 'object' && e !== null);
 }
 
+/** A maybe event's "did not happen" (hub/rules/worlds.ts DID_NOT_HAPPEN) in words, by the fact's field. */
+const NONE = 'none';
+const noneText = (field: string, m: Messages) => (field === 'balls' ? m.noneBalls : field === 'by' ? m.noneFelled : m.noneRail);
+
 /** The prompt as one question a referee would ask: about the first undetermined contact, in its context. */
 export function plainQuestion(facts: readonly Fact[], events: readonly LooseEvent[], m: Messages, cueBall: string | null = null): string {
   const onEvents = facts.filter((f) => f.event >= 0 && f.event < events.length);
@@ -47,7 +51,7 @@ export function plainQuestion(facts: readonly Fact[], events: readonly LooseEven
   const prev = events.slice(0, f.event).reverse().find((p) => !(p.kind === 'cushion' && p.ball == null) && p.kind !== 'foul');
   const after = prev ? m.qAfter(eventText(prev, m, cueBall)) : '';
   // The candidates end the question: "…: white or red?" (ball pairs come as "white+red").
-  const choices = ` ${m.qChoices(f.candidates.map((c) => c.split('+').map((b) => named(m.ball, b === cueBall ? 'cue' : b)).join(` ${m.and} `)))}`;
+  const choices = ` ${m.qChoices(f.candidates.map((c) => (c === NONE ? noneText(f.field, m) : c.split('+').map((b) => named(m.ball, b === cueBall ? 'cue' : b)).join(` ${m.and} `))))}`;
   if (f.field === 'by') return `${m.qWhichFelled(named(m.skittle, str(e.skittle) ?? '?'))}${choices}`;
   if (f.field === 'balls') return `${m.qWhichBalls(seconds(e, m) + after)}${choices}`;
   if (e.kind === 'cushion') return `${m.qWhichBall(m.qHitRail(named(m.rail, str(e.rail) ?? '?')), `${seconds(e, m)}${after}`)}${choices}`;
@@ -72,11 +76,11 @@ export function optionCondition(o: PromptOption, facts: readonly Fact[], events:
   const asked = askedFact(facts, events);
   const ordered = [...when].sort((a, b) => (a.event === asked?.event ? -1 : b.event === asked?.event ? 1 : a.event - b.event));
   const parts = ordered.map((c) => {
-    const balls = c.values.map(c.field === 'balls' ? pair : ballName).join(` ${m.or} `);
+    const balls = c.values.map((v) => (v === NONE ? noneText(c.field, m) : c.field === 'balls' ? pair(v) : ballName(v))).join(` ${m.or} `);
     if (c.event === asked?.event) return balls;
     const e = events[c.event];
     if (!e) return balls;
-    if (c.field === 'balls') return c.values.map((v) => m.evBalls(...(v.split('+').map(ballName) as [string, string]))).join(` ${m.or} `) + seconds(e, m);
+    if (c.field === 'balls') return c.values.map((v) => (v === NONE ? noneText(c.field, m) : m.evBalls(...(v.split('+').map(ballName) as [string, string])))).join(` ${m.or} `) + seconds(e, m);
     if (c.field === 'by') return m.evSkittle(named(m.skittle, str(e.skittle) ?? '?'), balls);
     if (e.kind === 'cushion') return m.evRail(named(m.rail, str(e.rail) ?? '?'), balls) + seconds(e, m);
     return `${balls}${seconds(e, m)}`;

@@ -108,9 +108,9 @@ export function skittleScanner(opts: SkittleTraceOptions): Scanner<SkittleTrace>
   };
 }
 
-/** The skittles a shot felled, from the raw events: known whatever ball felled them. */
+/** The skittles a shot felled, from the raw events: known whatever ball felled them (a maybe fall is not known to have happened). */
 export function felledInEvents(events: readonly ShotEvent[]): SkittleId[] {
   const out: SkittleId[] = [];
-  for (const e of events) if (e.kind === 'skittle' && !out.includes(e.skittle)) out.push(e.skittle);
+  for (const e of events) if (e.kind === 'skittle' && !e.maybe && !out.includes(e.skittle)) out.push(e.skittle);
   return out;
 }
