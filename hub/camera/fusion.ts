@@ -93,7 +93,9 @@ export function fuseContacts(sensor: Shot, camera: Shot, options: FusionOptions)
   const { offsetMs, toleranceMs } = options;
   if (!(toleranceMs >= 0) || !Number.isFinite(offsetMs)) throw new Error('fusion: toleranceMs must be ≥ 0 and offsetMs finite');
   const s = sensor.events.map((e, i) => ({ e, i })).filter((x): x is { e: Contact; i: number } => isContact(x.e));
-  const c = camera.events.filter(isContact);
+  // A camera's maybe events (hub/vision/doubts.ts) say what it could not rule out: the sensors
+  // say what happened, so only the camera's stated contacts lend their ids.
+  const c = camera.events.filter((e): e is Contact => isContact(e) && !('maybe' in e && e.maybe));
   // Links: sensor index ↔ camera index, same kind, within tolerance. Untimed events link to nothing.
   const links = s.map((se) =>
     c.flatMap((ce, j) => (se.e.t !== undefined && ce.t !== undefined && sameKind(se.e, ce) && Math.abs(ce.t + offsetMs - se.e.t) <= toleranceMs ? [j] : [])),

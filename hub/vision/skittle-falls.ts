@@ -139,9 +139,18 @@ export class SkittleWatch {
   downT: number | null = null;
   private pending: number | null = null;
   private run = 0;
+  /** Times of the latest standing readings (the last few), whatever the state: is it seen standing at the end of a shot? */
+  private readonly ups: number[] = [];
+
+  /** Standing readings at or after `t`. */
+  upsSince(t: number): number {
+    return this.ups.filter((u) => u >= t).length;
+  }
 
   observe(reading: 'up' | 'down', t: number, inShot: boolean): void {
     if (reading === 'up') {
+      this.ups.push(t);
+      if (this.ups.length > 16) this.ups.shift();
       this.run = 0;
       this.pending = null;
       if (this.state === false) {

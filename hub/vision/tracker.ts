@@ -3,6 +3,7 @@ import { findContacts, type ContactEvent, type TrackSample } from './contacts.ts
 import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
 import { findPockets, type PocketSpec } from './pockets.ts';
+import { withDoubts } from './doubts.ts';
 import { fallEvents, SkittleWatch, type FallWindow } from './skittle-falls.ts';
 
 /**
@@ -20,10 +21,11 @@ export type TrackerMessage =
   | { type: 'rest' }
   | { type: 'shot'; shot: { events: ShotEventOut[]; positions: Record<string, [number, number]> } };
 
+/** `maybe`: the camera cannot rule the event out, nor say it happened (doubts.ts; docs/contract.md). */
 export type ShotEventOut =
-  | { kind: 'ball'; balls: [string | null, string | null]; t: number }
-  | { kind: 'cushion'; rail: 'head' | 'foot' | 'left' | 'right'; ball: string | null; t: number }
-  | { kind: 'skittle'; skittle: string; by: string | null; t: number }
+  | { kind: 'ball'; balls: [string | null, string | null]; t: number; maybe?: true }
+  | { kind: 'cushion'; rail: 'head' | 'foot' | 'left' | 'right'; ball: string | null; t: number; maybe?: true }
+  | { kind: 'skittle'; skittle: string; by: string | null; t: number; maybe?: true }
   | { kind: 'pocket'; ball: string | null; t: number };
 
 export interface TrackerOptions {
@@ -330,13 +332,25 @@ export class VisionTracker {
     for (const b of this.tracks) tracks.set(b.id, used.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
     const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
-    const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
-    events.push(...this.skittleEvents(tracks, step));
+    let events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
+    // Every frame (the analysis above runs on every other one above 40 fps).
+    const full = step === 1 ? tracks : new Map(this.tracks.map((b) => [b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null }))]));
+    events.push(...this.skittleEvents(full));
     if (this.options.pockets?.length) for (const p of findPockets({ tracks, pockets: this.options.pockets, dt: this.dt * step })) events.push({ kind: 'pocket', ball: p.ball, t: Math.round(p.t) });
-    // Something bent a path and nothing explains it: an unknown contact, so the engine asks.
-    // At a rail with no other ball in reach: a rail hit whose geometry did not fit, ball unknown.
-    for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t) } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t) });
-    events.sort((a, b) => a.t - b.t);
+    // Something bent a path and nothing explains it: maybe a contact (the ball's partner unknown),
+    // maybe an arm or the cue over it — the engine reads it both ways. At a rail with no other
+    // ball in reach: a rail hit whose geometry did not fit, ball unknown.
+    for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t), maybe: true } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t), maybe: true });
+    // What the camera cannot rule out: a ball set moving with no contact, a rail or a ball touched between two frames, a skittle reached (doubts.ts).
+    // A skittle seen standing in the rest frames, with no fallen neighbour that could lie across
+    // its spot, stands: a skittle read otherwise that a ball reached may have fallen unseen.
+    const restFrom = frames[Math.max(0, frames.length - Math.max(1, restFrames))]?.t ?? Infinity;
+    const fallen = events.flatMap((e) => (e.kind === 'skittle' ? [e.skittle] : []));
+    const spots = this.options.skittles ?? [];
+    const seenStanding = (k: (typeof spots)[number]) =>
+      this.watchOf(k.id).upsSince(restFrom) >= 2 && !spots.some((o) => fallen.includes(o.id) && Math.hypot(o.at[0] - k.at[0], o.at[1] - k.at[1]) < o.height + k.base);
+    const standing = spots.filter((k) => this.skittlesBefore.get(k.id) === true && !seenStanding(k));
+    events = withDoubts({ tracks: full, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, events, skittles: standing }) as ShotEventOut[];
     const doubted = this.doubtedIds();
     const since = this.identityDoubtSince ?? Infinity;
     const hide = (id: string | null, t: number) => (id !== null && doubted.has(id) && t >= since - 2 * this.dt ? null : id);
@@ -375,7 +389,7 @@ export class VisionTracker {
    * A skittle seen standing before the shot and down after it, timed by the frames in which
    * it went down and felled by the ball that reached it then (skittle-falls.ts).
    */
-  private skittleEvents(tracks: Map<string, TrackSample[]>, step: number): ShotEventOut[] {
+  private skittleEvents(full: Map<string, TrackSample[]>): ShotEventOut[] {
     const falls: FallWindow[] = [];
     const shotStart = this.history[0]?.t ?? 0;
     for (const s of this.options.skittles ?? []) {
@@ -387,7 +401,6 @@ export class VisionTracker {
     }
     if (falls.length === 0) return [];
     // Every frame (not the analysis' every other one): the fall is timed to a frame.
-    const full = step === 1 ? tracks : new Map(this.tracks.map((b) => [b.id, this.history.map((o) => ({ t: o.t, at: o.at[b.id] ?? null }))]));
     return fallEvents({ falls, tracks: full, ballRadius: this.ballRadius, dt: this.dt }).map((f) => ({ kind: 'skittle', skittle: f.skittle, by: f.by, t: Math.round(f.t) }));
   }
 }

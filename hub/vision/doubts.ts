@@ -1,0 +1,262 @@
+import type { Rail, TrackSample } from './contacts.ts';
+
+/**
+ * What the camera alone cannot rule out, stated so that the engine asks instead of deciding on
+ * a silence (docs/vision.md, "Null on uncertainty"; the `maybe` extension, docs/contract.md).
+ * A contact the tracker did not find is not a `null` fact: it is no event at all, and the
+ * engine then decides as if it had not happened. So, over the shot's paths (every frame):
+ *
+ * - **a ball set moving with no contact stated** — a ball at rest moves only when struck
+ *   (RULES §10's stated rule): a contact of that ball with an unknown one at its departure;
+ *   stated for sure when it went far (a real move), as maybe when it moved a little (an arm or
+ *   a cue over it can shift a centroid), and as maybe for the ball that moved first (the cue
+ *   ball: its strike needs no contact);
+ * - **a rail it may have touched between two frames** — the path from one sighting to the next
+ *   by way of the rail is no longer than the ball's travel in a frame allows, and no cushion of
+ *   that ball (or of an unknown ball) on that rail is stated then: a maybe cushion (a ball struck
+ *   beside a rail bounces off it inside the first frame);
+ * - **two balls that came within touching distance** (two radii and the centroids' slack) with no
+ *   contact of either stated then: a maybe contact of the pair (a thin kiss whose bend is below
+ *   the noise);
+ * - **a standing skittle a ball's path reached** with no fall stated: a maybe fall, by that ball
+ *   when it alone reached it (a skittle's "standing" reading is the unsure one: an arm, the cue,
+ *   a fallen neighbour or a ball resting over the spot read as standing).
+ *
+ * Pure: the tracker calls it on each shot, and `fusion-rejudge.ts` on recorded paths. Sound, not
+ * sharp: each maybe only adds readings, so a prompt may appear where the truth was plain; the
+ * engine asks only where the readings differ in outcome.
+ */
+export interface DoubtInput {
+  /** Every frame of the shot (and a few before it), on the frames' clock. */
+  tracks: Map<string, readonly TrackSample[]>;
+  /** ms between frames. */
+  dt: number;
+  ballRadius: number;
+  table: { length: number; width: number };
+  /** The events the tracker states (contacts, skittles, pockets), t on the frames' clock. */
+  events: readonly DoubtEvent[];
+  /** Skittles standing when the shot began: their spot and base diameter (mm). */
+  skittles?: readonly { id: string; at: readonly [number, number]; base: number }[];
+}
+
+export type DoubtEvent =
+  | { kind: 'ball'; balls: [string | null, string | null]; t: number; maybe?: true }
+  | { kind: 'cushion'; rail: Rail; ball: string | null; t: number; maybe?: true }
+  | { kind: 'skittle'; skittle: string; by: string | null; t: number; maybe?: true }
+  | { kind: 'pocket'; ball: string | null; t: number };
+
+/** mm a centre must leave its resting place by, in two sightings in a row, to have departed. */
+const DEPART_MM = 8;
+/** mm beyond which a departure is a real move (no arm or cue shifts a centroid that far). */
+const FAR_MM = 30;
+/** Centroids' slack, mm: partial sightings are off by up to ~10 mm (docs/vision.md). */
+const TOUCH_SLACK = 8;
+/** A clear sighting's error, mm (median 1.1–1.4, docs/vision.md): distances are taken this much short. */
+const NOISE_MM = 3;
+
+/** The events with what the camera cannot rule out: contacts it is unsure of marked maybe, and the maybes above added; in time order. */
+export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events'> & { events: readonly E[] }): (E | DoubtEvent)[] {
+  const unsure = unmovedPartners(input);
+  const events = input.events.map((e, k) => (unsure.has(k) && e.kind === 'ball' ? { ...e, maybe: true as const } : e));
+  const given = { ...input, events };
+  return [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given)].sort((a, b) => a.t - b.t);
+}
+
+/**
+ * Contacts stated with a ball that lay still and stayed still: a struck ball at rest moves off
+ * (more than the centroids' jitter), so the contact is at most a touch too thin to see, or a
+ * pair the contact finder made up from a bend near it — maybe either way.
+ */
+export function unmovedPartners({ tracks, events }: Pick<DoubtInput, 'tracks' | 'events'>): Set<number> {
+  const out = new Set<number>();
+  events.forEach((e, k) => {
+    if (e.kind !== 'ball' || e.maybe) return;
+    for (const b of e.balls) {
+      const s = b === null ? [] : seen(tracks.get(b) ?? []);
+      const before = s.filter((x) => x.t <= e.t).slice(-3);
+      const after = s.filter((x) => x.t > e.t);
+      if (before.length < 3 || after.length < 3) continue; // not seen around it: nothing to say
+      const home = before[before.length - 1]!.at;
+      const stillBefore = before.every((x) => dist(x.at, home) < 3);
+      const stillAfter = after.every((x) => dist(x.at, home) < DEPART_MM);
+      if (stillBefore && stillAfter) out.add(k);
+    }
+  });
+  return out;
+}
+
+type Seen = { t: number; at: [number, number] };
+const seen = (samples: readonly TrackSample[]): Seen[] => samples.filter((s): s is Seen => s.at !== null);
+const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
+
+/**
+ * When each ball first left its resting place (t: between the last sighting there and the first
+ * away), how far it went, and whether it was seen at home just before (`clean`: no gap hides
+ * when it left, as the cue hides the cue ball's start).
+ */
+function departures(tracks: DoubtInput['tracks'], dt: number): { ball: string; t: number; far: boolean; clean: boolean }[] {
+  const out: { ball: string; t: number; far: boolean; clean: boolean }[] = [];
+  for (const [ball, samples] of tracks) {
+    const s = seen(samples);
+    if (s.length < 4) continue;
+    const home = [median(s.slice(0, 3).map((x) => x.at[0])), median(s.slice(0, 3).map((x) => x.at[1]))];
+    for (let k = 3; k + 1 < s.length; k++) {
+      if (dist(s[k]!.at, home) <= DEPART_MM || dist(s[k + 1]!.at, home) <= DEPART_MM) continue;
+      const before = s[k - 1]!;
+      const far = s.slice(k).some((x) => dist(x.at, home) > FAR_MM);
+      const clean = dist(before.at, home) <= DEPART_MM && s[k]!.t - before.t <= 1.5 * dt;
+      out.push({ ball, t: Math.min(s[k]!.t - 0.5 * dt, (before.t + s[k]!.t) / 2), far, clean });
+      break;
+    }
+  }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+export function unstruckDepartures({ tracks, dt, events }: DoubtInput): DoubtEvent[] {
+  const out: DoubtEvent[] = [];
+  const moves = departures(tracks, dt);
+  const first = moves[0];
+  for (const m of moves) {
+    // A contact of this ball, or one with an unknown ball, around its departure (the tracker's times are within a frame or two).
+    const struck = events.some((e) => e.kind === 'ball' && (e.balls.includes(m.ball) || e.balls.includes(null)) && e.t <= m.t + 3 * dt && e.t >= m.t - 4 * dt);
+    if (struck) continue;
+    // The first ball to move is the one the cue struck (or, its start hidden under the cue, the
+    // one it struck first — which the contact finder weighs): it needs no contact here.
+    if (m === first) continue;
+    // Sure only for a real move seen from its resting place; its start hidden, or moving only
+    // a little (a cue or arm over it shifts a centroid), or at the strike itself: maybe.
+    const sure = m.far && m.clean && first !== undefined && m.t - first.t >= 2 * dt;
+    out.push({ kind: 'ball', balls: [m.ball, null], t: Math.round(m.t), ...(sure ? {} : { maybe: true as const }) });
+  }
+  return out;
+}
+
+export function possibleRails({ tracks, dt, ballRadius: R, table, events }: DoubtInput): DoubtEvent[] {
+  const rails: { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[] = [
+    { rail: 'head', axis: 0, line: R, n: 1 },
+    { rail: 'foot', axis: 0, line: table.length - R, n: -1 },
+    { rail: 'left', axis: 1, line: R, n: 1 },
+    { rail: 'right', axis: 1, line: table.width - R, n: -1 },
+  ];
+  const out: DoubtEvent[] = [];
+  for (const [ball, samples] of tracks) {
+    const s = seen(samples);
+    // A ball running along a rail is near it for many frames: one maybe per run of such steps.
+    const runTo = new Map<Rail, number>();
+    for (let k = 1; k < s.length; k++) {
+      const a = s[k - 1]!;
+      const b = s[k]!;
+      if (b.t - a.t > 2.5 * dt) continue; // a gap: the contact finder's own gap check covers it
+      const step = dist(a.at, b.at);
+      const prev = k > 1 ? dist(s[k - 2]!.at, a.at) : 0;
+      const next = k + 1 < s.length ? dist(b.at, s[k + 1]!.at) : 0;
+      const travel = Math.max(step, prev, next);
+      if (travel < 2) continue; // not moving
+      const departing = k === 1 || dist(s[k - 2]!.at, a.at) < 2;
+      for (const r of rails) {
+        const gap = (x: Seen) => (x.at[r.axis] - r.line) * r.n; // centre to where it touches the rail, mm
+        const d0 = Math.max(0, gap(a) - NOISE_MM);
+        const d1 = Math.max(0, gap(b) - NOISE_MM);
+        const along = Math.abs(b.at[1 - r.axis]! - a.at[1 - r.axis]!);
+        // By way of the rail, the ball would have run at least this far between the two sightings.
+        const bounced = Math.hypot(along, Math.max(0, gap(a)) + Math.max(0, gap(b)));
+        if (bounced > 1.25 * travel + TOUCH_SLACK) continue;
+        // And at the speeds toward and away from it that the neighbouring steps show (a ball
+        // rolling along a rail neither comes at it nor leaves it): in, touch, out within the step.
+        const after = k + 1 < s.length ? s[k + 1]! : null;
+        const out_ = after ? (gap(after) - gap(b) + NOISE_MM) / Math.max(after.t - b.t, 1) : travel / dt;
+        const before = k > 1 ? s[k - 2]! : null;
+        // Leaving its resting place, it came at the rail at least as fast as it leaves it.
+        const in_ = departing || !before ? out_ : (gap(before) - gap(a) + NOISE_MM) / Math.max(a.t - before.t, 1);
+        if (out_ <= 0 || in_ <= 0 || d0 / in_ + d1 / out_ > 1.2 * (b.t - a.t)) continue;
+        const inRun = runTo.get(r.rail) === k - 1;
+        runTo.set(r.rail, k);
+        if (inRun) continue;
+        const t = a.t + ((b.t - a.t) * d0) / Math.max(d0 + d1, 1e-6);
+        const stated = events.some((e) => e.kind === 'cushion' && e.rail === r.rail && (e.ball === ball || e.ball === null) && e.t >= a.t - 1.5 * dt && e.t <= b.t + 1.5 * dt);
+        const already = out.some((e) => e.kind === 'cushion' && e.rail === r.rail && e.ball === ball && Math.abs(e.t - t) < 2.5 * dt);
+        if (!stated && !already) out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(t), maybe: true });
+      }
+    }
+  }
+  return out;
+}
+
+/** Closest approach of two linearly moving points over one step: [distance, fraction of the step]. */
+function closest(a0: readonly number[], a1: readonly number[], b0: readonly number[], b1: readonly number[]): [number, number] {
+  const p = [a0[0]! - b0[0]!, a0[1]! - b0[1]!];
+  const v = [a1[0]! - a0[0]! - (b1[0]! - b0[0]!), a1[1]! - a0[1]! - (b1[1]! - b0[1]!)];
+  const vv = v[0]! * v[0]! + v[1]! * v[1]!;
+  const f = vv > 1e-9 ? Math.max(0, Math.min(1, -(p[0]! * v[0]! + p[1]! * v[1]!) / vv)) : 0;
+  return [Math.hypot(p[0]! + f * v[0]!, p[1]! + f * v[1]!), f];
+}
+
+export function nearPasses({ tracks, dt, ballRadius: R, events }: DoubtInput): DoubtEvent[] {
+  const out: DoubtEvent[] = [];
+  const ids = [...tracks.keys()];
+  const touch = 2 * R + TOUCH_SLACK;
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const A = tracks.get(ids[i]!)!;
+      const B = tracks.get(ids[j]!)!;
+      const n = Math.min(A.length, B.length);
+      for (let k = 1; k < n; k++) {
+        const [a0, a1, b0, b1] = [A[k - 1]!.at, A[k]!.at, B[k - 1]!.at, B[k]!.at];
+        if (!a0 || !a1 || !b0 || !b1 || A[k]!.t !== B[k]!.t) continue;
+        if (dist(a0, a1) < 2 && dist(b0, b1) < 2) continue; // both still (frozen together, or resting apart)
+        const [d, f] = closest(a0, a1, b0, b1);
+        if (d > touch) continue;
+        const t = A[k - 1]!.t + f * (A[k]!.t - A[k - 1]!.t);
+        const pair = [ids[i]!, ids[j]!];
+        // Any contact of either ball then (named, or with an unknown ball) may be this one.
+        const stated = events.some((e) => e.kind === 'ball' && e.balls.some((b) => b === null || pair.includes(b)) && Math.abs(e.t - t) <= 3 * dt);
+        const already = out.some((e) => e.kind === 'ball' && Math.abs(e.t - t) <= 3 * dt && e.balls.every((b) => b !== null && pair.includes(b)));
+        if (!stated && !already) out.push({ kind: 'ball', balls: [pair[0]!, pair[1]!], t: Math.round(t), maybe: true });
+      }
+    }
+  }
+  return out;
+}
+
+export function reachedSkittles({ tracks, dt, ballRadius: R, events, skittles }: DoubtInput): DoubtEvent[] {
+  const out: DoubtEvent[] = [];
+  for (const k of skittles ?? []) {
+    if (events.some((e) => e.kind === 'skittle' && e.skittle === k.id)) continue;
+    const touch = R + k.base / 2 + TOUCH_SLACK;
+    const reached: { ball: string; t: number }[] = [];
+    for (const [ball, samples] of tracks) {
+      let first: number | null = null;
+      for (let i = 1; i < samples.length && first === null; i++) {
+        const [s0, s1] = [samples[i - 1]!, samples[i]!];
+        if (!s0.at || !s1.at) continue;
+        if (dist(s0.at, s1.at) < 1) continue; // at rest beside it: resting balls fell nothing
+        const [d, f] = closest(s0.at, s1.at, k.at, k.at);
+        if (d <= touch) first = s0.t + f * (s1.t - s0.t);
+      }
+      // Out of sight beside it for a stretch: it may have reached it unseen.
+      if (first === null) first = hiddenBeside(samples, k.at, touch + 4 * R, dt);
+      if (first !== null) reached.push({ ball, t: first });
+    }
+    if (reached.length === 0) continue;
+    reached.sort((a, b) => a.t - b.t);
+    out.push({ kind: 'skittle', skittle: k.id, by: reached.length === 1 ? reached[0]!.ball : null, t: Math.round(reached[0]!.t), maybe: true });
+  }
+  return out;
+}
+
+/** The time a ball went out of sight near the spot and came back moved (it may have passed it), or null. */
+function hiddenBeside(samples: readonly TrackSample[], p: readonly [number, number], reach: number, dt: number): number | null {
+  for (let i = 1; i < samples.length; i++) {
+    if (samples[i]!.at || !samples[i - 1]!.at) continue;
+    let j = i;
+    while (j < samples.length && !samples[j]!.at) j++;
+    const before = samples[i - 1]!.at!;
+    const after = j < samples.length ? samples[j]!.at : null;
+    if (after && dist(before, after) < 3) continue; // lay still under an arm
+    const near = dist(before, p) < reach || (after !== null && dist(after, p) < reach);
+    if (near && samples[j - 1]!.t - samples[i]!.t >= dt * 0.5) return samples[i - 1]!.t;
+  }
+  return null;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { withDoubts, type DoubtEvent, type DoubtInput } from '../../hub/vision/doubts.ts';
+import type { TrackSample } from '../../hub/vision/contacts.ts';
+
+/**
+ * What the camera alone cannot rule out is stated as `maybe` (hub/vision/doubts.ts): a contact
+ * it did not find is no event at all, which the engine reads as "did not happen". Synthetic
+ * paths at 30 fps on a match table, so each case is the one geometry named.
+ */
+const DT = 1000 / 30;
+const R = 30.75;
+const TABLE = { length: 2840, width: 1420 };
+type Path = (t: number) => [number, number] | null;
+const still = (p: [number, number]): Path => () => p;
+/** At rest at `p` until `t0`, then moving with velocity `v` (mm/ms). */
+const moving = (p: [number, number], t0: number, v: [number, number]): Path => (t) => (t < t0 ? p : [p[0] + v[0] * (t - t0), p[1] + v[1] * (t - t0)]);
+function tracks(paths: Record<string, Path>, frames = 40): Map<string, TrackSample[]> {
+  return new Map(Object.entries(paths).map(([id, f]) => [id, Array.from({ length: frames }, (_, i) => ({ t: i * DT, at: f(i * DT) }))]));
+}
+const input = (paths: Record<string, Path>, events: DoubtEvent[] = [], extra: Partial<DoubtInput> = {}) => ({ tracks: tracks(paths), dt: DT, ballRadius: R, table: TABLE, events, ...extra });
+const added = (x: ReturnType<typeof input>) => withDoubts(x).filter((e) => !x.events.includes(e as DoubtEvent));
+
+describe('camera doubts (docs/vision.md, the maybe extension)', () => {
+  it('RULES §10: a ball set moving with no contact stated was struck by some ball; the first ball to move needs none', () => {
+    const x = input({ white: moving([500, 700], 100, [1, 0]), red: moving([1500, 700], 600, [1, 0]) });
+    const [e] = added(x);
+    expect(added(x)).toEqual([{ kind: 'ball', balls: ['red', null], t: expect.any(Number) }]);
+    expect(Math.abs(e!.t - 600)).toBeLessThanOrEqual(DT); // within the frame it left in
+    // With the contact stated, nothing is added.
+    expect(added(input({ white: moving([500, 700], 100, [1, 0]), red: moving([1500, 700], 600, [1, 0]) }, [{ kind: 'ball', balls: ['white', 'red'], t: 590 }]))).toEqual([]);
+  });
+
+  it('a ball that moves only a little (a cue or arm over it shifts its centroid) gets a maybe contact, not a sure one', () => {
+    const nudged: Path = (t) => (t < 600 ? [1500, 700] : t < 800 ? [1510, 700] : [1512, 700]);
+    const x = input({ white: moving([500, 700], 100, [0.5, 0]), red: nudged });
+    expect(added(x)).toEqual([{ kind: 'ball', balls: ['red', null], t: expect.any(Number), maybe: true }]);
+  });
+
+  it('a rail touched between two frames (struck beside it, off it within a frame) is a maybe cushion; a ball running along a rail is not', () => {
+    // The red rests 4 mm off the right rail's contact line and is struck into it: it comes back off it.
+    const y0 = TABLE.width - R - 4;
+    const bounced: Path = (t) => { const u = Math.min(Math.max(t - 600, 0), 300); return t < 600 ? [1500, y0] : [1500 + 0.5 * u, y0 - 2 * u + 8]; };
+    const x = input({ white: moving([500, 700], 100, [1, 0]), red: bounced }, [{ kind: 'ball', balls: ['white', 'red'], t: 595 }]);
+    expect(added(x).filter((e) => e.kind === 'cushion')).toEqual([{ kind: 'cushion', rail: 'right', ball: 'red', t: expect.any(Number), maybe: true }]);
+    // Rolling parallel to the foot rail 20 mm off it: no step can have touched it.
+    const along = input({ white: moving([2000, TABLE.width - R - 20], 100, [0, 0]), red: moving([TABLE.length - R - 20, 300], 100, [0, 0.6]) });
+    expect(added(along).filter((e) => e.kind === 'cushion')).toEqual([]);
+  });
+
+  it('two balls whose centres came within two radii and the slack, with no contact stated, maybe met (a thin kiss); farther apart they did not', () => {
+    const kiss = input({ white: moving([500, 700], 100, [1.5, 0]), red: still([1300, 700 + 2 * R + 3]) });
+    expect(added(kiss)).toEqual([{ kind: 'ball', balls: ['white', 'red'], t: expect.any(Number), maybe: true }]);
+    const clear = input({ white: moving([500, 700], 100, [1.5, 0]), red: still([1300, 700 + 2 * R + 20]) });
+    expect(added(clear)).toEqual([]);
+  });
+
+  it('SK5-4: a standing skittle a ball reached, with no fall stated, maybe fell, by that ball', () => {
+    const skittles = [{ id: 'king', at: [1420, 710] as [number, number], base: 26 }];
+    const x = input({ cue: moving([500, 710], 100, [1.5, 0]), one: still([300, 300]), two: still([300, 1100]) }, [], { skittles });
+    expect(added(x)).toEqual([{ kind: 'skittle', skittle: 'king', by: 'cue', t: expect.any(Number), maybe: true }]);
+    const fell = input({ cue: moving([500, 710], 100, [1.5, 0]), one: still([300, 300]), two: still([300, 1100]) }, [{ kind: 'skittle', skittle: 'king', by: 'cue', t: 700 }], { skittles });
+    expect(added(fell)).toEqual([]);
+  });
+
+  it('a contact stated with a ball that lay still and stayed still is made maybe', () => {
+    const x = input({ white: moving([500, 700], 100, [1, 0]), red: still([900, 700 + 2 * R + 1]) }, [{ kind: 'ball', balls: ['white', 'red'], t: 500 }]);
+    expect(withDoubts(x).filter((e) => e.kind === 'ball')).toEqual([{ kind: 'ball', balls: ['white', 'red'], t: 500, maybe: true }]);
+  });
+
+  it('adds nothing a second time: what it states, it counts as stated (property over random paths)', () => {
+    const point = fc.tuple(fc.integer({ min: 40, max: 2800 }), fc.integer({ min: 40, max: 1380 }));
+    const vel = fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }));
+    fc.assert(
+      fc.property(point, vel, fc.integer({ min: 0, max: 600 }), point, point, (p, v, t0, q, r) => {
+        const clamp = (f: Path): Path => (t) => {
+          const at = f(t)!;
+          return [Math.min(Math.max(at[0], R), TABLE.length - R), Math.min(Math.max(at[1], R), TABLE.width - R)];
+        };
+        const x = input({ white: clamp(moving(p as [number, number], t0, v as [number, number])), yellow: still(q as [number, number]), red: still(r as [number, number]) });
+        const once = withDoubts(x) as DoubtEvent[];
+        const twice = withDoubts({ ...x, events: once });
+        expect(twice).toEqual(once);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
