@@ -149,6 +149,7 @@ const en = {
   noneBalls: 'no contact',
   noneRail: 'no ball (it did not touch the rail)',
   noneFelled: 'none (it did not fall)',
+  maybeMark: '(maybe)',
   ifCondition: (c: string) => `If ${c}`,
   // a button's condition: "The cue ball", "the red hit the head rail at 1.60 s"
   theBall: (b: string) => `the ${b}`,
@@ -570,6 +571,7 @@ const ru: Messages = {
   noneBalls: 'касания не было',
   noneRail: 'ни один (удара в борт не было)',
   noneFelled: 'ни один (кегля не упала)',
+  maybeMark: '(возможно)',
   ifCondition: (c) => `Если ${c}`,
   theBall: (b) => b,
   or: 'или',

@@ -63,6 +63,9 @@ describe('maybe events (RULES §10, extension)', () => {
     const events = [ball('white', 'yellow'), maybe(ball('white', 'red'))];
     expect(plainQuestion(facts, events, messages('en'), 'white')).toMatch(/no contact\?$/);
     expect(plainQuestion(facts, events, messages('ru'), 'white')).toMatch(/касания не было\?$/);
+    // An event before the asked one that is itself a maybe says so.
+    const later = [{ event: 1, kind: 'cushion', field: 'ball', candidates: ['white', 'red'] }];
+    expect(plainQuestion(later, [maybe(ball('white', 'red')), rail('foot')], messages('en'), 'white')).toMatch(/\(maybe\)/);
   });
 
   it('the match log accepts maybe: true on ball, rail and skittle events, and nothing else', () => {

@@ -14,8 +14,13 @@ type Fact = { event: number; kind: string; field: string; candidates: string[] }
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const seconds = (e: LooseEvent | undefined, m: Messages) => (e && typeof e.t === 'number' && e.t > 0 ? m.atTime((e.t / 1000).toFixed(2)) : '');
 
-/** One event of the shot in words ("white hit the foot rail"). */
+/** One event of the shot in words ("white hit the foot rail"), "(maybe)" when the camera could not tell it happened. */
 function eventText(e: LooseEvent, m: Messages, cueBall: string | null = null): string {
+  const text = eventWords(e, m, cueBall);
+  return e.maybe === true ? `${text} ${m.maybeMark}` : text;
+}
+
+function eventWords(e: LooseEvent, m: Messages, cueBall: string | null): string {
   const ball = (v: unknown) => (str(v) ? named(m.ball, str(v) === cueBall ? 'cue' : str(v)!) : m.unknownBall);
   switch (e.kind) {
     case 'ball': {

@@ -11,4 +11,6 @@ export interface LooseEvent {
   skittle?: unknown;
   by?: unknown;
   foul?: unknown;
+  /** The `maybe` extension: the camera could not rule it out, nor say it happened. */
+  maybe?: unknown;
 }
