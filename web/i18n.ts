@@ -150,6 +150,7 @@ const en = {
   noneRail: 'no ball (it did not touch the rail)',
   noneFelled: 'none (it did not fall)',
   maybeMark: '(maybe)',
+  noneGone: 'none (it stayed on the table)',
   ifCondition: (c: string) => `If ${c}`,
   // a button's condition: "The cue ball", "the red hit the head rail at 1.60 s"
   theBall: (b: string) => `the ${b}`,
@@ -572,6 +573,7 @@ const ru: Messages = {
   noneRail: 'ни один (удара в борт не было)',
   noneFelled: 'ни один (кегля не упала)',
   maybeMark: '(возможно)',
+  noneGone: 'ни один (шар остался на столе)',
   ifCondition: (c) => `Если ${c}`,
   theBall: (b) => b,
   or: 'или',

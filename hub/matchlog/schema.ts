@@ -19,8 +19,8 @@ export const eventSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('ball'), balls: z.tuple([ballId.nullable(), ballId.nullable()]), t: time, amplitude, candidates: candidatePairs, maybe }),
   z.strictObject({ kind: z.literal('cushion'), rail: z.enum(RAILS), ball: maybeBall, t: time, amplitude, candidates: candidateBalls, maybe }),
   z.strictObject({ kind: z.literal('skittle'), skittle: z.enum(SKITTLES), by: maybeBall, t: time, candidates: candidateBalls, maybe }),
-  z.strictObject({ kind: z.literal('pocket'), ball: maybeBall, t: time }),
-  z.strictObject({ kind: z.literal('off-table'), ball: maybeBall, t: time }),
+  z.strictObject({ kind: z.literal('pocket'), ball: maybeBall, t: time, maybe }),
+  z.strictObject({ kind: z.literal('off-table'), ball: maybeBall, t: time, maybe }),
   z.strictObject({
     kind: z.literal('foul'),
     foul: z.enum(FOUL_KINDS),

@@ -9,8 +9,8 @@ export type ShotEvent =
   | { kind: 'ball'; balls: [string | null, string | null]; t?: number; /** Extension: the click's 8-bit peak (bounds.ts SENSOR_CALIBRATION). */ amplitude?: number; /** Extension: with an unknown id, the pairs that may have met (the truth among them). */ candidates?: readonly (readonly [string, string])[]; /** Extension: the event may not have happened (a camera's near miss); the engine reads it both ways. */ maybe?: true }
   | { kind: 'cushion'; rail: Rail; ball: string | null; t?: number; /** Extension: the rail piezo's 8-bit peak. */ amplitude?: number; /** Extension: with `ball` unknown, the balls that may have made it. */ candidates?: readonly string[]; /** Extension: may not have happened. */ maybe?: true }
   | { kind: 'skittle'; skittle: SkittleId; by: string | null; t?: number; /** Extension: with `by` unknown, the balls that may have felled it. */ candidates?: readonly string[]; /** Extension: may not have fallen (the camera could not see it standing or down). */ maybe?: true }
-  | { kind: 'pocket'; ball: string | null; t?: number }
-  | { kind: 'off-table'; ball: string | null; t?: number }
+  | { kind: 'pocket'; ball: string | null; t?: number; /** Extension: may not have happened (a ball the camera lost for good). */ maybe?: true }
+  | { kind: 'off-table'; ball: string | null; t?: number; /** Extension: may not have happened (a ball the camera lost for good). */ maybe?: true }
   | { kind: 'foul'; foul: FoulKind; by: 'shooter' | 'opponent'; t?: number; /** SK5-10: the ball stopped (a white when not named). */ ball?: string };
 
 export type Point = readonly [number, number];

@@ -37,13 +37,16 @@ export interface DoubtInput {
   events: readonly DoubtEvent[];
   /** Skittles standing when the shot began: their spot and base diameter (mm). */
   skittles?: readonly { id: string; at: readonly [number, number]; base: number }[];
+  /** A table with pockets: a ball lost for good may have dropped into one. */
+  pockets?: boolean;
 }
 
 export type DoubtEvent =
   | { kind: 'ball'; balls: [string | null, string | null]; t: number; maybe?: true }
   | { kind: 'cushion'; rail: Rail; ball: string | null; t: number; maybe?: true }
   | { kind: 'skittle'; skittle: string; by: string | null; t: number; maybe?: true }
-  | { kind: 'pocket'; ball: string | null; t: number };
+  | { kind: 'pocket'; ball: string | null; t: number; maybe?: true }
+  | { kind: 'off-table'; ball: string | null; t: number; maybe?: true };
 
 /** mm a centre must leave its resting place by, in two sightings in a row, to have departed. */
 const DEPART_MM = 8;
@@ -59,7 +62,82 @@ export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events
   const unsure = unmovedPartners(input);
   const events = input.events.map((e, k) => (unsure.has(k) && e.kind === 'ball' ? { ...e, maybe: true as const } : e));
   const given = { ...input, events };
-  return [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given)].sort((a, b) => a.t - b.t);
+  const all = [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...lostForGood(given)].sort((a, b) => a.t - b.t);
+  return unpairedBursts(all, input);
+}
+
+/**
+ * Three balls together within about a frame (a kiss at a cluster, the cue ball striking two
+ * balls that touch): which pair met, and in which order, is not in the frames — the contact
+ * finder can pair them wrongly, and a departure's time can fall on the wrong side of another's.
+ * A burst is a run of ball contacts less than 1.5 frames apart that names three balls, or a
+ * contact stated while a third ball moved within reach of either of its balls. Its contacts
+ * become maybe contacts of unknown balls, each ball that left its place then gets a maybe
+ * contact of its own at its departure, and one more maybe closes the burst (a chain: the cue
+ * ball sets one ball moving, which strikes the next): every order of pairs that the moving
+ * balls allow is read (the truth among them), and the engine asks where the outcome depends
+ * on it.
+ */
+export function unpairedBursts<E extends DoubtEvent>(events: readonly E[], input: Pick<DoubtInput, 'tracks' | 'dt' | 'ballRadius'>): (E | DoubtEvent)[] {
+  const { dt } = input;
+  const contacts = events.map((e, k) => ({ e, k })).filter((x): x is { e: E & { kind: 'ball' }; k: number } => x.e.kind === 'ball');
+  const named = (xs: readonly { e: DoubtEvent }[]) => new Set(xs.flatMap((x) => (x.e.kind === 'ball' ? x.e.balls.filter((b): b is string => b !== null) : [])));
+  const windows: { from: number; to: number; members: number[] }[] = [];
+  for (let i = 0; i < contacts.length; ) {
+    let j = i;
+    while (j + 1 < contacts.length && contacts[j + 1]!.e.t - contacts[j]!.e.t <= 1.5 * dt) j++;
+    const run = contacts.slice(i, j + 1);
+    if ((j > i && named(run).size >= 3) || run.some((x) => crowded(x.e, input))) windows.push({ from: run[0]!.e.t, to: run.at(-1)!.e.t, members: run.map((x) => x.k) });
+    i = j + 1;
+  }
+  if (windows.length === 0) return [...events];
+  const members = new Set(windows.flatMap((w) => w.members));
+  const out: (E | DoubtEvent)[] = events.map((e, k) => (members.has(k) ? { kind: 'ball' as const, balls: [null, null] as [null, null], t: e.t, maybe: true as const } : e));
+  const moves = departures(input.tracks, dt);
+  const firstAway = Math.min(...moves.map((m) => m.away));
+  for (const w of windows) {
+    for (const m of moves) if (m.away - firstAway >= 0.5 * dt && m.t >= w.from - 2 * dt && m.t <= w.to + 2 * dt) out.push({ kind: 'ball', balls: [m.ball, null], t: Math.round(m.t), maybe: true });
+    out.push({ kind: 'ball', balls: [null, null], t: Math.round(w.to + dt), maybe: true });
+  }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+/** Was a third ball moving within reach of either ball of this stated contact, within 1.5 frames of it? */
+function crowded(e: { balls: readonly (string | null)[]; t: number; maybe?: true }, { tracks, dt, ballRadius: R }: Pick<DoubtInput, 'tracks' | 'dt' | 'ballRadius'>): boolean {
+  if (e.maybe || e.balls.includes(null)) return false;
+  const near = (samples: readonly TrackSample[]) => samples.filter((s) => s.at && Math.abs(s.t - e.t) <= 1.5 * dt) as Seen[];
+  const pair = e.balls.map((b) => near(tracks.get(b!) ?? []));
+  for (const [ball, samples] of tracks) {
+    if (e.balls.includes(ball)) continue;
+    const mine = near(samples);
+    const moved = mine.some((s, k) => k > 0 && dist(s.at, mine[k - 1]!.at) > 2);
+    if (!moved) continue;
+    if (mine.some((s) => pair.some((p) => p.some((q) => q.t === s.t && dist(q.at, s.at) < 2 * R + 40)))) return true;
+  }
+  return false;
+}
+
+/**
+ * A ball last seen moving and never again (rest frames included), with nothing stated for it
+ * there: it may have jumped the cushion, or (on a pocket table) dropped into a pocket — or an
+ * arm hid it for good. Maybe either way: a jump off the table is a foul (G-7) that silence
+ * would miss, and a lost ball stated as gone for sure would be a made-up foul.
+ */
+export function lostForGood({ tracks, dt, events, pockets }: DoubtInput): DoubtEvent[] {
+  const out: DoubtEvent[] = [];
+  for (const [ball, samples] of tracks) {
+    const s = seen(samples);
+    const last = s.at(-1);
+    if (!last || s.length < 2 || samples.at(-1)!.at !== null) continue; // seen at the end
+    if (samples.at(-1)!.t - last.t < 3 * dt) continue; // out of sight for a moment only
+    const before = s.at(-2)!;
+    if (dist(before.at, last.at) < 2) continue; // lay still where it was last seen: on the table, under an arm
+    if (events.some((e) => (e.kind === 'pocket' || e.kind === 'off-table') && e.ball === ball)) continue;
+    const t = Math.round(last.t + dt / 2);
+    out.push({ kind: 'off-table', ball, t, maybe: true });
+    if (pockets) out.push({ kind: 'pocket', ball, t, maybe: true });
+  }
+  return out;
 }
 
 /**
@@ -94,8 +172,8 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
  * away), how far it went, and whether it was seen at home just before (`clean`: no gap hides
  * when it left, as the cue hides the cue ball's start).
  */
-function departures(tracks: DoubtInput['tracks'], dt: number): { ball: string; t: number; far: boolean; clean: boolean }[] {
-  const out: { ball: string; t: number; far: boolean; clean: boolean }[] = [];
+function departures(tracks: DoubtInput['tracks'], dt: number): { ball: string; t: number; away: number; far: boolean; clean: boolean }[] {
+  const out: { ball: string; t: number; away: number; far: boolean; clean: boolean }[] = [];
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
     if (s.length < 4) continue;
@@ -105,7 +183,7 @@ function departures(tracks: DoubtInput['tracks'], dt: number): { ball: string; t
       const before = s[k - 1]!;
       const far = s.slice(k).some((x) => dist(x.at, home) > FAR_MM);
       const clean = dist(before.at, home) <= DEPART_MM && s[k]!.t - before.t <= 1.5 * dt;
-      out.push({ ball, t: Math.min(s[k]!.t - 0.5 * dt, (before.t + s[k]!.t) / 2), far, clean });
+      out.push({ ball, t: Math.min(s[k]!.t - 0.5 * dt, (before.t + s[k]!.t) / 2), away: s[k]!.t, far, clean });
       break;
     }
   }
@@ -117,7 +195,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 export function unstruckDepartures({ tracks, dt, events }: DoubtInput): DoubtEvent[] {
   const out: DoubtEvent[] = [];
   const moves = departures(tracks, dt);
-  const first = moves[0];
+  // The first ball seen away from its place is the one the cue struck — by when it was first
+  // seen away, not when it is thought to have left (the cue hides the cue ball's start, so
+  // its departure can look later than that of the ball it struck). Two seen away first in the
+  // same frame: either may be it.
+  const firstAway = Math.min(...moves.map((m) => m.away));
+  const firsts = moves.filter((m) => m.away - firstAway < 0.5 * dt);
+  const first = firsts.length === 1 ? firsts[0] : undefined;
   for (const m of moves) {
     // A contact of this ball, or one with an unknown ball, around its departure (the tracker's times are within a frame or two).
     const struck = events.some((e) => e.kind === 'ball' && (e.balls.includes(m.ball) || e.balls.includes(null)) && e.t <= m.t + 3 * dt && e.t >= m.t - 4 * dt);
@@ -127,7 +211,7 @@ export function unstruckDepartures({ tracks, dt, events }: DoubtInput): DoubtEve
     if (m === first) continue;
     // Sure only for a real move seen from its resting place; its start hidden, or moving only
     // a little (a cue or arm over it shifts a centroid), or at the strike itself: maybe.
-    const sure = m.far && m.clean && first !== undefined && m.t - first.t >= 2 * dt;
+    const sure = m.far && m.clean && first !== undefined && m.away - first.away >= 2 * dt;
     out.push({ kind: 'ball', balls: [m.ball, null], t: Math.round(m.t), ...(sure ? {} : { maybe: true as const }) });
   }
   return out;
@@ -171,11 +255,14 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
         // Leaving its resting place, it came at the rail at least as fast as it leaves it.
         const in_ = departing || !before ? out_ : (gap(before) - gap(a) + NOISE_MM) / Math.max(a.t - before.t, 1);
         if (out_ <= 0 || in_ <= 0 || d0 / in_ + d1 / out_ > 1.2 * (b.t - a.t)) continue;
-        const inRun = runTo.get(r.rail) === k - 1;
+        // A contact of this ball inside the step ends a run: it may have come off the rail, met
+        // the ball and gone back into the rail within the frame.
+        const struck = (from: number, to: number) => events.some((e) => e.kind === 'ball' && e.balls.includes(ball) && e.t > from && e.t < to);
+        const inRun = runTo.get(r.rail) === k - 1 && !struck(a.t, b.t);
         runTo.set(r.rail, k);
         if (inRun) continue;
         const t = a.t + ((b.t - a.t) * d0) / Math.max(d0 + d1, 1e-6);
-        const stated = events.some((e) => e.kind === 'cushion' && e.rail === r.rail && (e.ball === ball || e.ball === null) && e.t >= a.t - 1.5 * dt && e.t <= b.t + 1.5 * dt);
+        const stated = events.some((e) => e.kind === 'cushion' && e.rail === r.rail && (e.ball === ball || e.ball === null) && e.t >= a.t - 1.5 * dt && e.t <= b.t + 1.5 * dt && !struck(Math.min(e.t, a.t), Math.max(e.t, b.t)));
         const already = out.some((e) => e.kind === 'cushion' && e.rail === r.rail && e.ball === ball && Math.abs(e.t - t) < 2.5 * dt);
         if (!stated && !already) out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(t), maybe: true });
       }

@@ -26,7 +26,8 @@ export type ShotEventOut =
   | { kind: 'ball'; balls: [string | null, string | null]; t: number; maybe?: true }
   | { kind: 'cushion'; rail: 'head' | 'foot' | 'left' | 'right'; ball: string | null; t: number; maybe?: true }
   | { kind: 'skittle'; skittle: string; by: string | null; t: number; maybe?: true }
-  | { kind: 'pocket'; ball: string | null; t: number };
+  | { kind: 'pocket'; ball: string | null; t: number; maybe?: true }
+  | { kind: 'off-table'; ball: string | null; t: number; maybe?: true };
 
 export interface TrackerOptions {
   calibration: Calibration;
@@ -350,7 +351,7 @@ export class VisionTracker {
     const seenStanding = (k: (typeof spots)[number]) =>
       this.watchOf(k.id).upsSince(restFrom) >= 2 && !spots.some((o) => fallen.includes(o.id) && Math.hypot(o.at[0] - k.at[0], o.at[1] - k.at[1]) < o.height + k.base);
     const standing = spots.filter((k) => this.skittlesBefore.get(k.id) === true && !seenStanding(k));
-    events = withDoubts({ tracks: full, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, events, skittles: standing }) as ShotEventOut[];
+    events = withDoubts({ tracks: full, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, events, skittles: standing, pockets: (this.options.pockets?.length ?? 0) > 0 }) as ShotEventOut[];
     const doubted = this.doubtedIds();
     const since = this.identityDoubtSince ?? Infinity;
     const hide = (id: string | null, t: number) => (id !== null && doubted.has(id) && t >= since - 2 * this.dt ? null : id);
@@ -358,7 +359,7 @@ export class VisionTracker {
       if (e.kind === 'ball') {
         // A pair of the two doubted balls is still that pair, whichever is which.
         if (!(e.balls[0] !== null && e.balls[1] !== null && doubted.has(e.balls[0]) && doubted.has(e.balls[1]))) e.balls = [hide(e.balls[0], e.t), hide(e.balls[1], e.t)];
-      } else if (e.kind === 'cushion' || e.kind === 'pocket') e.ball = hide(e.ball, e.t);
+      } else if (e.kind === 'cushion' || e.kind === 'pocket' || e.kind === 'off-table') e.ball = hide(e.ball, e.t);
       else e.by = hide(e.by, e.t);
     }
     this.lastShotPaths = {

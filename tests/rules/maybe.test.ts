@@ -68,11 +68,19 @@ describe('maybe events (RULES §10, extension)', () => {
     expect(plainQuestion(later, [maybe(ball('white', 'red')), rail('foot')], messages('en'), 'white')).toMatch(/\(maybe\)/);
   });
 
-  it('the match log accepts maybe: true on ball, rail and skittle events, and nothing else', () => {
+  it('G-7: a ball that maybe left the table is asked (a foul if it did)', () => {
+    const v = play(newMatch('three-cushion'), shot(ball('white', 'red'), rail('foot', 'white'), rail('right', 'white'), rail('head', 'white'), ball('white', 'yellow'), { kind: 'off-table', ball: 'yellow', maybe: true }));
+    expect(v.status).toBe('awaiting-referee');
+    expect(v.prompt!.options.map((o) => o.ruling).sort()).toEqual(['foul', 'score']);
+  });
+
+  it('the match log accepts maybe: true on ball, rail, skittle, pocket and off-table events, and nothing else', () => {
     expect(eventSchema.safeParse({ kind: 'ball', balls: ['white', 'red'], maybe: true }).success).toBe(true);
     expect(eventSchema.safeParse({ kind: 'cushion', rail: 'foot', ball: 'white', maybe: true }).success).toBe(true);
     expect(eventSchema.safeParse({ kind: 'skittle', skittle: 'king', by: null, maybe: true }).success).toBe(true);
     expect(eventSchema.safeParse({ kind: 'ball', balls: ['white', 'red'], maybe: false }).success).toBe(false);
-    expect(eventSchema.safeParse({ kind: 'pocket', ball: 'cue', maybe: true }).success).toBe(false);
+    expect(eventSchema.safeParse({ kind: 'pocket', ball: 'cue', maybe: true }).success).toBe(true);
+    expect(eventSchema.safeParse({ kind: 'off-table', ball: 'red', maybe: true }).success).toBe(true);
+    expect(eventSchema.safeParse({ kind: 'foul', foul: 'push', maybe: true }).success).toBe(false);
   });
 });

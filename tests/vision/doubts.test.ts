@@ -68,6 +68,31 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(withDoubts(x).filter((e) => e.kind === 'ball')).toEqual([{ kind: 'ball', balls: ['white', 'red'], t: 500, maybe: true }]);
   });
 
+  it('G-7: a ball last seen moving and never again maybe left the table (or, on a pocket table, maybe dropped); one lost lying still did not', () => {
+    const jumped: Path = (t) => (t < 600 ? [1500, 700] : t < 900 ? [1500, 700 + 2 * (t - 600)] : null);
+    const x = input({ white: moving([500, 700], 100, [1, 0]), red: jumped }, [{ kind: 'ball', balls: ['white', 'red'], t: 590 }]);
+    expect(added(x).filter((e) => e.kind === 'off-table' || e.kind === 'pocket')).toEqual([{ kind: 'off-table', ball: 'red', t: expect.any(Number), maybe: true }]);
+    expect(added({ ...x, pockets: true }).filter((e) => e.kind === 'off-table' || e.kind === 'pocket').map((e) => e.kind)).toEqual(['off-table', 'pocket']);
+    const hidden: Path = (t) => (t < 900 ? [300, 300] : null);
+    expect(added(input({ white: moving([500, 700], 100, [1, 0]), red: hidden })).filter((e) => e.kind === 'off-table')).toEqual([]);
+  });
+
+  it('three balls within a frame: a contact stated while a third ball moved within reach loses its pair, and each ball that left then may have been struck', () => {
+    // The white (cue ball) strikes the yellow, which strikes the red resting beside it; the finder said white–red.
+    const x = input({ white: moving([500, 700], 100, [2, 0]), yellow: moving([1200, 700], 450, [2, 0.5]), red: moving([1262, 730], 480, [2, 1]) }, [{ kind: 'ball', balls: ['white', 'red'], t: 470 }]);
+    const got = withDoubts(x).filter((e) => e.kind === 'ball');
+    expect(got.every((e) => e.maybe)).toBe(true);
+    expect(got.filter((e) => e.kind === 'ball' && e.balls.every((b) => b === null)).length).toBeGreaterThanOrEqual(2);
+    expect(got.filter((e) => e.kind === 'ball' && e.balls[0] !== null).map((e) => (e.kind === 'ball' ? e.balls[0] : '')).sort()).toEqual(['red', 'yellow']);
+  });
+
+  it('the first ball seen away from its place needs no contact, even when its start was hidden (the cue over it)', () => {
+    // The white is hidden under the cue at the strike and seen again already moving; the red, struck by it, is seen leaving.
+    const white: Path = (t) => (t < 90 ? [500, 700] : t < 200 ? null : [500 + 2 * (t - 100), 700]);
+    const x = input({ white, red: moving([900, 700], 300, [1, 0]) }, [{ kind: 'ball', balls: ['white', 'red'], t: 300 }]);
+    expect(added(x).filter((e) => e.kind === 'ball' && e.balls.includes('white'))).toEqual([]);
+  });
+
   it('adds nothing a second time: what it states, it counts as stated (property over random paths)', () => {
     const point = fc.tuple(fc.integer({ min: 40, max: 2800 }), fc.integer({ min: 40, max: 1380 }));
     const vel = fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }));

@@ -45,7 +45,7 @@ function shotEvents(rec: TableRecord): LooseEvent[] {
 
 /** A maybe event's "did not happen" (hub/rules/worlds.ts DID_NOT_HAPPEN) in words, by the fact's field. */
 const NONE = 'none';
-const noneText = (field: string, m: Messages) => (field === 'balls' ? m.noneBalls : field === 'by' ? m.noneFelled : m.noneRail);
+const noneText = (field: string, m: Messages, kind?: unknown) => (field === 'balls' ? m.noneBalls : field === 'by' ? m.noneFelled : kind === 'pocket' || kind === 'off-table' ? m.noneGone : m.noneRail);
 
 /** The prompt as one question a referee would ask: about the first undetermined contact, in its context. */
 export function plainQuestion(facts: readonly Fact[], events: readonly LooseEvent[], m: Messages, cueBall: string | null = null): string {
@@ -56,7 +56,7 @@ export function plainQuestion(facts: readonly Fact[], events: readonly LooseEven
   const prev = events.slice(0, f.event).reverse().find((p) => !(p.kind === 'cushion' && p.ball == null) && p.kind !== 'foul');
   const after = prev ? m.qAfter(eventText(prev, m, cueBall)) : '';
   // The candidates end the question: "…: white or red?" (ball pairs come as "white+red").
-  const choices = ` ${m.qChoices(f.candidates.map((c) => (c === NONE ? noneText(f.field, m) : c.split('+').map((b) => named(m.ball, b === cueBall ? 'cue' : b)).join(` ${m.and} `))))}`;
+  const choices = ` ${m.qChoices(f.candidates.map((c) => (c === NONE ? noneText(f.field, m, e.kind) : c.split('+').map((b) => named(m.ball, b === cueBall ? 'cue' : b)).join(` ${m.and} `))))}`;
   if (f.field === 'by') return `${m.qWhichFelled(named(m.skittle, str(e.skittle) ?? '?'))}${choices}`;
   if (f.field === 'balls') return `${m.qWhichBalls(seconds(e, m) + after)}${choices}`;
   if (e.kind === 'cushion') return `${m.qWhichBall(m.qHitRail(named(m.rail, str(e.rail) ?? '?')), `${seconds(e, m)}${after}`)}${choices}`;
@@ -81,7 +81,7 @@ export function optionCondition(o: PromptOption, facts: readonly Fact[], events:
   const asked = askedFact(facts, events);
   const ordered = [...when].sort((a, b) => (a.event === asked?.event ? -1 : b.event === asked?.event ? 1 : a.event - b.event));
   const parts = ordered.map((c) => {
-    const balls = c.values.map((v) => (v === NONE ? noneText(c.field, m) : c.field === 'balls' ? pair(v) : ballName(v))).join(` ${m.or} `);
+    const balls = c.values.map((v) => (v === NONE ? noneText(c.field, m, events[c.event]?.kind) : c.field === 'balls' ? pair(v) : ballName(v))).join(` ${m.or} `);
     if (c.event === asked?.event) return balls;
     const e = events[c.event];
     if (!e) return balls;
