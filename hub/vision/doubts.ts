@@ -39,6 +39,8 @@ export interface DoubtInput {
   skittles?: readonly { id: string; at: readonly [number, number]; base: number }[];
   /** A table with pockets: a ball lost for good may have dropped into one. */
   pockets?: boolean;
+  /** Every skittle spot the camera watches (a ball resting beside one can fool its reading). */
+  spots?: readonly { id: string; at: readonly [number, number]; base: number }[];
 }
 
 export type DoubtEvent =
@@ -60,7 +62,8 @@ const NOISE_MM = 3;
 /** The events with what the camera cannot rule out: contacts it is unsure of marked maybe, and the maybes above added; in time order. */
 export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events'> & { events: readonly E[] }): (E | DoubtEvent)[] {
   const unsure = unmovedPartners(input);
-  const events = input.events.map((e, k) => (unsure.has(k) && e.kind === 'ball' ? { ...e, maybe: true as const } : e));
+  const early = unsureFalls(input);
+  const events = input.events.map((e, k) => ((unsure.has(k) && e.kind === 'ball') || early.has(k) ? { ...e, maybe: true as const } : e));
   const given = { ...input, events };
   const all = [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...lostForGood(given)].sort((a, b) => a.t - b.t);
   return unpairedBursts(all, input);
@@ -141,14 +144,43 @@ export function lostForGood({ tracks, dt, events, pockets }: DoubtInput): DoubtE
 }
 
 /**
+ * Skittle falls the camera may have made up. Only a moving ball fells a skittle, so a fall seen
+ * before any ball left its place, or just as the cue ball left its place beside the spot, may be
+ * a skittle that was down already and misread: a ball beside the spot (as SK7P-1 leaves them)
+ * fills the rays the camera reads the skittle's head by, and "standing" is read until the ball
+ * moves off. Or the cue ball was struck straight into it. Maybe either way. (An object ball
+ * struck off its place beside a skittle fells it at once often enough: not doubted.)
+ */
+export function unsureFalls({ tracks, dt, events, ballRadius: R, spots }: Pick<DoubtInput, 'tracks' | 'dt' | 'events' | 'ballRadius' | 'spots'>): Set<number> {
+  const moves = departures(tracks, dt);
+  const firstAway = moves.length ? Math.min(...moves.map((m) => m.away)) : Infinity;
+  const homes = new Map([...tracks].map(([b, s]) => [b, seen(s)[0]?.at ?? null]));
+  const out = new Set<number>();
+  events.forEach((e, k) => {
+    if (e.kind !== 'skittle' || e.maybe) return;
+    if (e.t < firstAway - dt) out.add(k);
+    const spot = spots?.find((x) => x.id === e.skittle);
+    if (!spot) return;
+    const beside = moves.some((m) => m.away - firstAway < 0.5 * dt && Math.abs(m.away - e.t) <= 4 * dt && homes.get(m.ball) && dist(homes.get(m.ball)!, spot.at) < R + spot.base / 2 + 40);
+    if (beside) out.add(k);
+  });
+  return out;
+}
+
+/**
  * Contacts stated with a ball that lay still and stayed still: a struck ball at rest moves off
  * (more than the centroids' jitter), so the contact is at most a touch too thin to see, or a
  * pair the contact finder made up from a bend near it — maybe either way.
  */
-export function unmovedPartners({ tracks, events }: Pick<DoubtInput, 'tracks' | 'events'>): Set<number> {
+export function unmovedPartners({ tracks, events, dt }: Pick<DoubtInput, 'tracks' | 'events' | 'dt'>): Set<number> {
+  const moves = departures(tracks, dt);
+  const firstAway = moves.length ? Math.min(...moves.map((m) => m.away)) : Infinity;
+  const left = new Map(moves.map((m) => [m.ball, m.away]));
   const out = new Set<number>();
   events.forEach((e, k) => {
     if (e.kind !== 'ball' || e.maybe) return;
+    // Before any ball left its place, nothing can have met.
+    if (e.t < firstAway - dt) out.add(k);
     for (const b of e.balls) {
       const s = b === null ? [] : seen(tracks.get(b) ?? []);
       const before = s.filter((x) => x.t <= e.t).slice(-3);
@@ -156,8 +188,10 @@ export function unmovedPartners({ tracks, events }: Pick<DoubtInput, 'tracks' | 
       if (before.length < 3 || after.length < 3) continue; // not seen around it: nothing to say
       const home = before[before.length - 1]!.at;
       const stillBefore = before.every((x) => dist(x.at, home) < 3);
-      const stillAfter = after.every((x) => dist(x.at, home) < DEPART_MM);
-      if (stillBefore && stillAfter) out.add(k);
+      // Stayed: never seen away from its place in two sightings in a row (a partial sighting under an arm may be off once).
+      const stayed = !left.has(b!) || left.get(b!)! < e.t - dt;
+      const near = after.filter((x) => dist(x.at, home) < DEPART_MM).length >= 0.9 * after.length;
+      if (stillBefore && stayed && near) out.add(k);
     }
   });
   return out;
@@ -172,7 +206,7 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
  * away), how far it went, and whether it was seen at home just before (`clean`: no gap hides
  * when it left, as the cue hides the cue ball's start).
  */
-function departures(tracks: DoubtInput['tracks'], dt: number): { ball: string; t: number; away: number; far: boolean; clean: boolean }[] {
+export function departures(tracks: DoubtInput['tracks'], dt: number): { ball: string; t: number; away: number; far: boolean; clean: boolean }[] {
   const out: { ball: string; t: number; away: number; far: boolean; clean: boolean }[] = [];
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
@@ -257,7 +291,7 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
         if (out_ <= 0 || in_ <= 0 || d0 / in_ + d1 / out_ > 1.2 * (b.t - a.t)) continue;
         // A contact of this ball inside the step ends a run: it may have come off the rail, met
         // the ball and gone back into the rail within the frame.
-        const struck = (from: number, to: number) => events.some((e) => e.kind === 'ball' && e.balls.includes(ball) && e.t > from && e.t < to);
+        const struck = (from: number, to: number) => events.some((e) => e.kind === 'ball' && !e.maybe && e.balls.includes(ball) && e.t > from && e.t < to);
         const inRun = runTo.get(r.rail) === k - 1 && !struck(a.t, b.t);
         runTo.set(r.rail, k);
         if (inRun) continue;

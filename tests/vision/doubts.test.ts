@@ -93,6 +93,18 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(added(x).filter((e) => e.kind === 'ball' && e.balls.includes('white'))).toEqual([]);
   });
 
+  it('SK7P-1: a fall seen before any ball moved, or just as the cue ball left its place beside the spot, is maybe (a ball beside a spot fools its reading); one at an object ball\'s start is not', () => {
+    const spots = [{ id: 'spot1', at: [1000, 970] as [number, number], base: 26 }];
+    const fall = (t: number) => [{ kind: 'skittle' as const, skittle: 'spot1', by: 'cue', t }];
+    const cueBeside = { cue: moving([1000, 922], 600, [1, 1]), one: still([300, 300]), two: still([300, 1100]) };
+    expect(withDoubts(input(cueBeside, fall(300), { spots })).filter((e) => e.kind === 'skittle')).toEqual([{ kind: 'skittle', skittle: 'spot1', by: 'cue', t: 300, maybe: true }]);
+    expect(withDoubts(input(cueBeside, fall(640), { spots })).filter((e) => e.kind === 'skittle')).toEqual([{ kind: 'skittle', skittle: 'spot1', by: 'cue', t: 640, maybe: true }]);
+    // The cue ball strikes the white resting beside the spot, which fells it as it leaves.
+    const whiteBeside = { cue: moving([400, 922], 100, [1.5, 0]), one: moving([1000, 922], 500, [1, 1]), two: still([300, 1100]) };
+    const stated = [{ kind: 'ball' as const, balls: ['cue', 'one'] as [string, string], t: 495 }, { kind: 'skittle' as const, skittle: 'spot1', by: 'one', t: 540 }];
+    expect(withDoubts(input(whiteBeside, stated, { spots })).filter((e) => e.kind === 'skittle')).toEqual([stated[1]]);
+  });
+
   it('adds nothing a second time: what it states, it counts as stated (property over random paths)', () => {
     const point = fc.tuple(fc.integer({ min: 40, max: 2800 }), fc.integer({ min: 40, max: 1380 }));
     const vel = fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }));
