@@ -140,7 +140,8 @@ export function withCameraFacts(sensor: Shot, events: readonly ShotEvent[], came
   const isFact = (e: ShotEvent): e is Fact => e.kind === 'off-table' || e.kind === 'pocket';
   const out = [...events];
   const taken = new Set<number>();
-  const cameraOnly = camera.events.filter(isFact).filter((c) => {
+  // A camera's maybe (a ball it lost for good) is no fact: the sensors say what left the table.
+  const cameraOnly = camera.events.filter(isFact).filter((c) => !c.maybe).filter((c) => {
     const k = out.findIndex((s, i) => {
       if (taken.has(i) || !isFact(s) || s.kind !== c.kind) return false;
       const sameBall = s.ball === c.ball || s.ball === null || c.ball === null;

@@ -5,6 +5,7 @@ import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
 import type { Match } from '../../hub/rules/match.ts';
 import { createMatch, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
 import { judge, truthShots, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
+import { withDoubts, type DoubtEvent } from '../../hub/vision/doubts.ts';
 
 /**
  * `npx tsx tests/bench/fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]`: the engine's decisions on
@@ -14,11 +15,15 @@ import { judge, truthShots, type Decision, type ShotRecord } from '../../hardwar
  * kept in step with it, as the run itself does. Prints, per game and frame rate, decisions
  * with the recorded fusion (`then`) and with today's (`now`), and every wrong decision.
  *
+ * The camera alone is judged again too: the recorded camera shot with today's doubts
+ * (hub/vision/doubts.ts) applied over the recorded paths. The skittle watch's readings are
+ * not recorded, so the "skittle a ball reached" doubt stays as the run's tracker stated it.
+ *
  * A stream is judged only when it finished. Records written without the truth's resting
  * places get them from the physics again (`--seed N`: the run's VISION_SEED), checked against
  * the recorded truth's events.
  */
-type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number> };
+type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number>; cameraThen: Record<Decision, number>; cameraNow: Record<Decision, number> };
 const zero = (): Record<Decision, number> => ({ correct: 0, prompted: 0, wrong: 0 });
 
 const args = process.argv.slice(2);
@@ -74,8 +79,9 @@ for (const [key, records] of streams) {
   let truth = createMatch(setup);
   let seen: Match = createMatch(setup);
   let seenContacts: Match = createMatch(setup);
+  let seenCamera: Match = createMatch(setup);
   let log: MatchInput[] = [];
-  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero() };
+  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero(), cameraThen: zero(), cameraNow: zero() };
   rows.set(`${variant} ${fps}`, row);
   for (const r of records) {
     const view = truth.view();
@@ -83,6 +89,7 @@ for (const [key, records] of streams) {
       truth = createMatch(setup);
       seen = createMatch(setup);
       seenContacts = createMatch(setup);
+      seenCamera = createMatch(setup);
       log = [];
     }
     const input = r.fusionInput!;
@@ -93,24 +100,42 @@ for (const [key, records] of streams) {
     const fused = input.paths ? fuseWithTracks(input.sensors, input.camera, input.paths, input.options).shot : contacts;
     const d = judge(seen, fused, expected);
     const c = judge(seenContacts, contacts, expected);
+    const k = judge(seenCamera, cameraNow(input), expected);
+    if (k.decision === 'wrong') wrong.push(`camera alone, ${variant} ${fps} s${r.stream} #${r.index}: ${k.note} — truth ${JSON.stringify(input.truth)}`);
     if (d.decision === 'prompted' && showPrompts) prompts.push(`${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(fused.events)}`);
     if (d.decision === 'wrong') wrong.push(`${variant} ${fps} s${r.stream} #${r.index}: ${d.note} — truth ${JSON.stringify(input.truth)} read ${JSON.stringify(fused.events)}`);
     if (!d.inStep) seen = replay(setup, [...log, ...inputs]);
     if (!c.inStep) seenContacts = replay(setup, [...log, ...inputs]);
+    if (!k.inStep) seenCamera = replay(setup, [...log, ...inputs]);
     log.push(...inputs);
     row.shots += 1;
     row.then[r.decisions.fused] += 1;
     row.now[d.decision] += 1;
     row.contacts[c.decision] += 1;
+    row.cameraThen[r.decisions.camera] += 1;
+    row.cameraNow[k.decision] += 1;
   }
 }
 const per100 = (d: Record<Decision, number>, n: number) => ((100 * d.prompted) / Math.max(1, n)).toFixed(1);
-console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | contacts only now |');
-console.log('|---|---|---|---|---|---|');
+console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | contacts only now | camera alone then | camera alone now |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const [key, r] of [...rows].sort()) {
   const [variant, fps] = key.split(' ');
-  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) |`);
+  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) |`);
 }
 if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, without fusion input, or without the truth's resting places (give --seed).`);
 if (showPrompts) console.log(`\n${prompts.join('\n')}`);
 console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');
+
+/** The recorded camera shot with today's doubts over the recorded paths (the paths' frames are every frame, on the camera's clock). */
+function cameraNow(input: NonNullable<ShotRecord['fusionInput']>): Shot {
+  const { camera, paths } = input;
+  if (!paths) return camera;
+  const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at }))]));
+  const times = Object.values(paths.paths)[0]?.map((x) => x.t) ?? [];
+  const dt = times.length > 1 ? (times.at(-1)! - times[0]!) / (times.length - 1) : 1000 / 30;
+  const spots = (input.options.skittles ?? []).map((k) => ({ id: k.id, at: k.at, base: 2 * k.radius }));
+  // Records do not name the pockets: the skittle game on a 3.55 m table is the pyramid one, with pockets.
+  const events = withDoubts({ tracks, dt, ballRadius: paths.ballRadius, table: input.options.table, events: camera.events as DoubtEvent[], spots, pockets: input.options.skittles !== undefined && input.options.table.length > 3000 });
+  return { ...camera, events: events as Shot['events'] };
+}
