@@ -6,25 +6,21 @@ import type { Rail, TrackSample } from './contacts.ts';
  * A contact the tracker did not find is not a `null` fact: it is no event at all, and the
  * engine then decides as if it had not happened. So, over the shot's paths (every frame):
  *
- * - **a ball set moving with no contact stated** — a ball at rest moves only when struck
- *   (RULES §10's stated rule): a contact of that ball with an unknown one at its departure;
- *   stated for sure when it went far (a real move), as maybe when it moved a little (an arm or
- *   a cue over it can shift a centroid), and as maybe for the ball that moved first (the cue
- *   ball: its strike needs no contact);
- * - **a rail it may have touched between two frames** — the path from one sighting to the next
- *   by way of the rail is no longer than the ball's travel in a frame allows, and no cushion of
- *   that ball (or of an unknown ball) on that rail is stated then: a maybe cushion (a ball struck
- *   beside a rail bounces off it inside the first frame);
- * - **two balls that came within touching distance** (two radii and the centroids' slack) with no
- *   contact of either stated then: a maybe contact of the pair (a thin kiss whose bend is below
- *   the noise);
- * - **a standing skittle a ball's path reached** with no fall stated: a maybe fall, by that ball
- *   when it alone reached it (a skittle's "standing" reading is the unsure one: an arm, the cue,
- *   a fallen neighbour or a ball resting over the spot read as standing).
+ * - **a ball set moving with no contact stated** (RULES §10: a ball at rest moves only when
+ *   struck): a contact of it with an unknown ball at its departure — sure when it went far from
+ *   a place it was seen at just before, maybe otherwise; none for the first ball seen away (the
+ *   one the cue struck);
+ * - **a rail it may have touched between two frames**, with no cushion of it stated then;
+ * - **two balls that came within touching distance** with no contact of either stated (a thin kiss);
+ * - **a standing skittle a ball reached** that was not seen standing at rest;
+ * - **a ball last seen moving and never again** (off the table, or into a pocket);
+ * - and it doubts what the tracker stated: a contact with a ball that never moved, or before any
+ *   ball moved; a fall before any ball moved, or as the cue ball left the spot's side; and every
+ *   contact of a burst of three balls within a frame (pairs and order not in the frames).
  *
- * Pure: the tracker calls it on each shot, and `fusion-rejudge.ts` on recorded paths. Sound, not
- * sharp: each maybe only adds readings, so a prompt may appear where the truth was plain; the
- * engine asks only where the readings differ in outcome.
+ * Pure and idempotent: the tracker calls it on each shot, and `fusion-rejudge.ts` on recorded
+ * paths. Sound, not sharp: each maybe only adds readings, so a prompt may appear where the
+ * truth was plain; the engine asks only where the readings differ in outcome.
  */
 export interface DoubtInput {
   /** Every frame of the shot (and a few before it), on the frames' clock. */
@@ -35,7 +31,7 @@ export interface DoubtInput {
   table: { length: number; width: number };
   /** The events the tracker states (contacts, skittles, pockets), t on the frames' clock. */
   events: readonly DoubtEvent[];
-  /** Skittles standing when the shot began: their spot and base diameter (mm). */
+  /** Skittles to check for an unseen fall (standing when the shot began, not seen standing at its end): spot and base diameter (mm). */
   skittles?: readonly { id: string; at: readonly [number, number]; base: number }[];
   /** A table with pockets: a ball lost for good may have dropped into one. */
   pockets?: boolean;
