@@ -37,6 +37,8 @@ export interface DoubtInput {
   pockets?: boolean;
   /** Every skittle spot the camera watches (a ball resting beside one can fool its reading). */
   spots?: readonly { id: string; at: readonly [number, number]; base: number }[];
+  /** Skittles seen standing when the shot began (a ball still creeping at its end may yet reach one). */
+  standingBefore?: readonly string[];
 }
 
 export type DoubtEvent =
@@ -59,9 +61,13 @@ const NOISE_MM = 3;
 export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events'> & { events: readonly E[] }): (E | DoubtEvent)[] {
   const unsure = unmovedPartners(input);
   const early = unsureFalls(input);
-  const events = input.events.map((e, k) => ((unsure.has(k) && e.kind === 'ball') || early.has(k) ? { ...e, maybe: true as const } : e));
+  const rails = railsAtRest(input);
+  const events = input.events.map((e, k) => {
+    if (rails.has(k) && e.kind === 'cushion') return { ...e, t: Math.max(e.t, rails.get(k)!), maybe: true as const };
+    return (unsure.has(k) && e.kind === 'ball') || early.has(k) ? { ...e, maybe: true as const } : e;
+  });
   const given = { ...input, events };
-  const all = [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...lostForGood(given)].sort((a, b) => a.t - b.t);
+  const all = [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...creepingIntoSkittles(given), ...lostForGood(given)].sort((a, b) => a.t - b.t);
   return unpairedBursts(all, input);
 }
 
@@ -140,6 +146,40 @@ export function lostForGood({ tracks, dt, events, pockets }: DoubtInput): DoubtE
 }
 
 /**
+ * Cushions stated of a ball at its very start: a ball resting against a rail (or a few mm off
+ * it) that is struck away from it looks like one that bounced off it, and a ball struck into the
+ * rail bounces off it inside the frame — either may be. And a cushion stated before the ball
+ * left its place cannot be (a ball at rest strikes nothing): its time is off, so it goes after
+ * the departure, as maybe. Index → the time it is given.
+ */
+export function railsAtRest({ tracks, dt, events, ballRadius: R, table }: Pick<DoubtInput, 'tracks' | 'dt' | 'events' | 'ballRadius' | 'table'>): Map<number, number> {
+  const moves = new Map(departures(tracks, dt).map((m) => [m.ball, m]));
+  const out = new Map<number, number>();
+  const line: Record<Rail, (p: readonly number[]) => number> = {
+    head: (p) => p[0]! - R,
+    foot: (p) => table.length - R - p[0]!,
+    left: (p) => p[1]! - R,
+    right: (p) => table.width - R - p[1]!,
+  };
+  events.forEach((e, k) => {
+    if (e.kind !== 'cushion' || e.maybe || e.ball === null) return;
+    const m = moves.get(e.ball);
+    const home = seen(tracks.get(e.ball) ?? [])[0]?.at;
+    if (!home) return;
+    if (!m) {
+      out.set(k, e.t); // never left its place: a cushion it cannot have made
+      return;
+    }
+    // After the contact that set it moving, if one is stated around its departure.
+    const struck = events.find((o) => o.kind === 'ball' && o.balls.includes(e.ball) && Math.abs(o.t - m.t) <= 2 * dt);
+    const after = Math.round(Math.max(m.t, struck?.t ?? -Infinity) + 1);
+    if (e.t < after - 0.5 * dt) out.set(k, Math.max(e.t, after));
+    else if (e.t <= m.away + 1.5 * dt && line[e.rail](home) < 6 + NOISE_MM) out.set(k, e.t);
+  });
+  return out;
+}
+
+/**
  * Skittle falls the camera may have made up. Only a moving ball fells a skittle, so a fall seen
  * before any ball left its place, or just as the cue ball left its place beside the spot, may be
  * a skittle that was down already and misread: a ball beside the spot (as SK7P-1 leaves them)
@@ -159,8 +199,30 @@ export function unsureFalls({ tracks, dt, events, ballRadius: R, spots }: Pick<D
     if (!spot) return;
     const beside = moves.some((m) => m.away - firstAway < 0.5 * dt && Math.abs(m.away - e.t) <= 4 * dt && homes.get(m.ball) && dist(homes.get(m.ball)!, spot.at) < R + spot.base / 2 + 40);
     if (beside) out.add(k);
+    // No feller named, and no ball moved near the spot around then (none hidden there either):
+    // nothing can have felled it — a misread.
+    if (e.by === null && !reachedAround(tracks, spot, e.t, R, dt)) out.add(k);
   });
   return out;
+}
+
+/** Did a moving ball come near the spot (or go out of sight near it) within two frames of t? */
+function reachedAround(tracks: DoubtInput['tracks'], spot: { at: readonly [number, number]; base: number }, t: number, R: number, dt: number): boolean {
+  const reach = R + spot.base / 2 + 14;
+  for (const samples of tracks.values()) {
+    for (let i = 1; i < samples.length; i++) {
+      const [s0, s1] = [samples[i - 1]!, samples[i]!];
+      if (s1.t < t - 3 * dt || s0.t > t + 2 * dt) continue;
+      if (!s0.at || !s1.at) {
+        const p = s0.at ?? s1.at;
+        if (!p || dist(p, spot.at) < reach + 4 * R) return true;
+        continue;
+      }
+      if (dist(s0.at, s1.at) < 1) continue;
+      if (closest(s0.at, s1.at, spot.at, spot.at)[0] < reach + dist(s0.at, s1.at)) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -171,7 +233,6 @@ export function unsureFalls({ tracks, dt, events, ballRadius: R, spots }: Pick<D
 export function unmovedPartners({ tracks, events, dt }: Pick<DoubtInput, 'tracks' | 'events' | 'dt'>): Set<number> {
   const moves = departures(tracks, dt);
   const firstAway = moves.length ? Math.min(...moves.map((m) => m.away)) : Infinity;
-  const left = new Map(moves.map((m) => [m.ball, m.away]));
   const out = new Set<number>();
   events.forEach((e, k) => {
     if (e.kind !== 'ball' || e.maybe) return;
@@ -184,10 +245,11 @@ export function unmovedPartners({ tracks, events, dt }: Pick<DoubtInput, 'tracks
       if (before.length < 3 || after.length < 3) continue; // not seen around it: nothing to say
       const home = before[before.length - 1]!.at;
       const stillBefore = before.every((x) => dist(x.at, home) < 3);
-      // Stayed: never seen away from its place in two sightings in a row (a partial sighting under an arm may be off once).
-      const stayed = !left.has(b!) || left.get(b!)! < e.t - dt;
+      // Stayed: nine in ten later sightings at its place, and at most one far from it (sightings
+      // under an arm or the cue at the strike can be off for a few frames).
       const near = after.filter((x) => dist(x.at, home) < DEPART_MM).length >= 0.9 * after.length;
-      if (stillBefore && stayed && near) out.add(k);
+      const far = after.filter((x) => dist(x.at, home) > FAR_MM).length;
+      if (stillBefore && near && far <= 1) out.add(k);
     }
   });
   return out;
@@ -359,6 +421,34 @@ export function reachedSkittles({ tracks, dt, ballRadius: R, events, skittles }:
     if (reached.length === 0) continue;
     reached.sort((a, b) => a.t - b.t);
     out.push({ kind: 'skittle', skittle: k.id, by: reached.length === 1 ? reached[0]!.ball : null, t: Math.round(reached[0]!.t), maybe: true });
+  }
+  return out;
+}
+
+/**
+ * A ball still creeping when the shot was called over (slower than the tracker's "still"), on
+ * a line that reaches a standing skittle: it may fell it after the last frame. Maybe, by it.
+ */
+export function creepingIntoSkittles({ tracks, dt, ballRadius: R, events, spots, standingBefore }: DoubtInput): DoubtEvent[] {
+  const out: DoubtEvent[] = [];
+  const standing = (spots ?? []).filter((k) => standingBefore?.includes(k.id) && !events.some((e) => e.kind === 'skittle' && e.skittle === k.id));
+  if (standing.length === 0) return out;
+  for (const [ball, samples] of tracks) {
+    const end = samples.at(-1)?.t;
+    if (end === undefined) continue;
+    const tail = seen(samples).filter((x) => x.t >= end - 500);
+    if (tail.length < 2) continue;
+    const [a, b] = [tail[0]!, tail.at(-1)!];
+    const moved = dist(a.at, b.at);
+    if (moved < 3) continue;
+    const v = moved / Math.max(b.t - a.t, 1); // mm per ms
+    const reach = Math.min(300, v * 2000);
+    const ahead: [number, number] = [b.at[0] + ((b.at[0] - a.at[0]) / moved) * reach, b.at[1] + ((b.at[1] - a.at[1]) / moved) * reach];
+    for (const k of standing) {
+      if (closest(b.at, ahead, k.at, k.at)[0] > R + k.base / 2 + TOUCH_SLACK) continue;
+      if (out.some((e) => e.kind === 'skittle' && e.skittle === k.id)) continue;
+      out.push({ kind: 'skittle', skittle: k.id, by: ball, t: Math.round(end + dt), maybe: true });
+    }
   }
   return out;
 }
