@@ -39,6 +39,8 @@ export interface DoubtInput {
   spots?: readonly { id: string; at: readonly [number, number]; base: number }[];
   /** Skittles seen standing when the shot began (a ball still creeping at its end may yet reach one). */
   standingBefore?: readonly string[];
+  /** Per ball, the frame times at which something lay over its edge (a partial sighting). */
+  partial?: ReadonlyMap<string, ReadonlySet<number>>;
 }
 
 export type DoubtEvent =
@@ -62,9 +64,10 @@ export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events
   const unsure = unmovedPartners(input);
   const early = unsureFalls(input);
   const rails = railsAtRest(input);
+  const struckUnseen = unseenAtStrike(input);
   const events = input.events.map((e, k) => {
     if (rails.has(k) && e.kind === 'cushion') return { ...e, t: Math.max(e.t, rails.get(k)!), maybe: true as const };
-    return (unsure.has(k) && e.kind === 'ball') || early.has(k) ? { ...e, maybe: true as const } : e;
+    return (unsure.has(k) && e.kind === 'ball') || early.has(k) || struckUnseen.has(k) ? { ...e, maybe: true as const } : e;
   });
   const given = { ...input, events };
   const all = [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...creepingIntoSkittles(given), ...lostForGood(given)].sort((a, b) => a.t - b.t);
@@ -180,6 +183,30 @@ export function railsAtRest({ tracks, dt, events, ballRadius: R, table }: Pick<D
 }
 
 /**
+ * Contacts stated in the first frames of the shot with a ball never seen clearly since before
+ * the strike: the cue, the bridge hand and the arm are over that part of the table, and a
+ * blob under them tracked as a ball (a hand read as the red) can run into the cue ball with the
+ * stroke. Maybe.
+ */
+export function unseenAtStrike({ tracks, dt, events, partial }: Pick<DoubtInput, 'tracks' | 'dt' | 'events' | 'partial'>): Set<number> {
+  const out = new Set<number>();
+  if (!partial) return out;
+  const moves = departures(tracks, dt);
+  if (moves.length === 0) return out;
+  const firstAway = Math.min(...moves.map((m) => m.away));
+  const first = moves.find((m) => m.away === firstAway)!.ball;
+  events.forEach((e, k) => {
+    if (e.kind !== 'ball' || e.maybe || e.t > firstAway + 3 * dt) return;
+    for (const b of e.balls) {
+      if (b === null || b === first) continue;
+      const since = seen(tracks.get(b) ?? []).filter((x) => x.t >= firstAway - 10 * dt && x.t <= e.t + dt);
+      if (since.every((x) => partial.get(b)?.has(x.t))) out.add(k);
+    }
+  });
+  return out;
+}
+
+/**
  * Skittle falls the camera may have made up. Only a moving ball fells a skittle, so a fall seen
  * before any ball left its place, or just as the cue ball left its place beside the spot, may be
  * a skittle that was down already and misread: a ball beside the spot (as SK7P-1 leaves them)
@@ -244,7 +271,9 @@ export function unmovedPartners({ tracks, events, dt }: Pick<DoubtInput, 'tracks
       const after = s.filter((x) => x.t > e.t);
       if (before.length < 3 || after.length < 3) continue; // not seen around it: nothing to say
       const home = before[before.length - 1]!.at;
-      const stillBefore = before.every((x) => dist(x.at, home) < 3);
+      // Still before (within the centroids' jitter under a cue or an arm at the strike, which
+      // is where such contacts are made up).
+      const stillBefore = before.every((x) => dist(x.at, home) < DEPART_MM);
       // Stayed: nine in ten later sightings at its place, and at most one far from it (sightings
       // under an arm or the cue at the strike can be off for a few frames).
       const near = after.filter((x) => dist(x.at, home) < DEPART_MM).length >= 0.9 * after.length;

@@ -351,7 +351,7 @@ export class VisionTracker {
     const seenStanding = (k: (typeof spots)[number]) =>
       this.watchOf(k.id).upsSince(restFrom) >= 2 && !spots.some((o) => fallen.includes(o.id) && Math.hypot(o.at[0] - k.at[0], o.at[1] - k.at[1]) < o.height + o.base + k.base);
     const standing = spots.filter((k) => this.skittlesBefore.get(k.id) === true && !seenStanding(k));
-    events = withDoubts({ tracks: full, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, events, skittles: standing, spots, standingBefore: [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : [])), pockets: (this.options.pockets?.length ?? 0) > 0 }) as ShotEventOut[];
+    events = withDoubts({ tracks: full, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, events, skittles: standing, spots, standingBefore: [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : [])), partial: new Map(this.tracks.map((b) => [b.id, new Set(frames.filter((o) => o.partial.has(b.id)).map((o) => o.t))])), pockets: (this.options.pockets?.length ?? 0) > 0 }) as ShotEventOut[];
     const doubted = this.doubtedIds();
     const since = this.identityDoubtSince ?? Infinity;
     const hide = (id: string | null, t: number) => (id !== null && doubted.has(id) && t >= since - 2 * this.dt ? null : id);

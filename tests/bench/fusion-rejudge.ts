@@ -136,6 +136,6 @@ function cameraNow(input: NonNullable<ShotRecord['fusionInput']>): Shot {
   const dt = times.length > 1 ? (times.at(-1)! - times[0]!) / (times.length - 1) : 1000 / 30;
   const spots = (input.options.skittles ?? []).map((k) => ({ id: k.id, at: k.at, base: 2 * k.radius }));
   // Records do not name the pockets: the skittle game on a 3.55 m table is the pyramid one, with pockets.
-  const events = withDoubts({ tracks, dt, ballRadius: paths.ballRadius, table: input.options.table, events: camera.events as DoubtEvent[], spots, ...(paths.standing ? { standingBefore: paths.standing } : {}), pockets: input.options.skittles !== undefined && input.options.table.length > 3000 });
+  const events = withDoubts({ tracks, dt, ballRadius: paths.ballRadius, table: input.options.table, events: camera.events as DoubtEvent[], spots, ...(paths.standing ? { standingBefore: paths.standing } : {}), partial: new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x.at && !x.clear).map((x) => x.t))])), pockets: input.options.skittles !== undefined && input.options.table.length > 3000 });
   return { ...camera, events: events as Shot['events'] };
 }

@@ -126,6 +126,13 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(withDoubts(x).filter((e) => e.kind === 'skittle')).toEqual([{ kind: 'skittle', skittle: 'king', by: 'cue', t: expect.any(Number), maybe: true }]);
   });
 
+  it('a contact at the strike with a ball seen only partly (under the cue and the arm) since before it is maybe', () => {
+    const x = input({ white: moving([500, 700], 300, [1, 0]), red: moving([600, 700 + 2 * R], 345, [0.5, 1]) }, [{ kind: 'ball', balls: ['white', 'red'], t: 340 }]);
+    const times = [...x.tracks.get('red')!.map((s) => s.t)];
+    const partly = { ...x, partial: new Map([['red', new Set(times)]]) };
+    expect(withDoubts(partly).filter((e) => e.kind === 'ball')).toEqual([{ kind: 'ball', balls: ['white', 'red'], t: 340, maybe: true }]);
+  });
+
   it('adds nothing a second time: what it states, it counts as stated (property over random paths)', () => {
     const point = fc.tuple(fc.integer({ min: 40, max: 2800 }), fc.integer({ min: 40, max: 1380 }));
     const vel = fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }));
