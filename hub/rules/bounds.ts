@@ -70,10 +70,11 @@ export function maxRailReturnSpeed(dtMs: number): number {
 export interface PhysicalBounds {
   table: { length: number; width: number };
   ballDiameter: number;
-  /** False on tables with skittles (see SEPARATE_AFTER_CONTACT). */
+  /**
+   * False on tables with skittles (see SEPARATE_AFTER_CONTACT): a ball can bounce off a standing
+   * skittle unreported, which voids this bound and the same-rail return bound alike.
+   */
   separateAfterContact: boolean;
-  /** The same-rail return bound (maxRailReturnSpeed); false on tables with skittles. Absent: as separateAfterContact. */
-  railReturn?: boolean;
 }
 
 /**

@@ -357,9 +357,9 @@ function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined,
   const mark = branch.rails[who];
   if (t === undefined || !mark) return true;
   if (OPPOSITE[mark.rail] === e.rail) return t - mark.t >= crossingMs(mark.rail, branch.energy[who]!, bounds);
-  // The same rail again, nothing touched in between: only the cloth can have turned it back.
-  const railReturn = bounds.railReturn ?? bounds.separateAfterContact;
-  return !(railReturn && mark.rail === e.rail && mark.alone && lo > maxRailReturnSpeed(t - mark.t));
+  // The same rail again, nothing touched in between: only the cloth can have turned it back
+  // (not on skittle tables: an unreported bounce off a skittle voids it, as separateAfterContact says).
+  return !(bounds.separateAfterContact && mark.rail === e.rail && mark.alone && lo > maxRailReturnSpeed(t - mark.t));
 }
 
 /**

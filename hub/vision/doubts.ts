@@ -293,8 +293,14 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
  * away), how far it went, and whether it was seen at home just before (`clean`: no gap hides
  * when it left, as the cue hides the cue ball's start).
  */
-export function departures(tracks: DoubtInput['tracks'], dt: number): { ball: string; t: number; away: number; far: boolean; clean: boolean }[] {
-  const out: { ball: string; t: number; away: number; far: boolean; clean: boolean }[] = [];
+type Departure = { ball: string; t: number; away: number; far: boolean; clean: boolean };
+/** Every rule asks for the departures of the same shot: found once per tracks map. */
+const departuresOf = new WeakMap<DoubtInput['tracks'], { dt: number; found: Departure[] }>();
+
+export function departures(tracks: DoubtInput['tracks'], dt: number): Departure[] {
+  const known = departuresOf.get(tracks);
+  if (known?.dt === dt) return known.found;
+  const out: Departure[] = [];
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
     if (s.length < 4) continue;
@@ -308,7 +314,9 @@ export function departures(tracks: DoubtInput['tracks'], dt: number): { ball: st
       break;
     }
   }
-  return out.sort((a, b) => a.t - b.t);
+  out.sort((a, b) => a.t - b.t);
+  departuresOf.set(tracks, { dt, found: out });
+  return out;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;

@@ -3,7 +3,7 @@ import { findContacts, type ContactEvent, type TrackSample } from './contacts.ts
 import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
 import { findPockets, type PocketSpec } from './pockets.ts';
-import { withDoubts } from './doubts.ts';
+import { withDoubts, type DoubtInput } from './doubts.ts';
 import { fallEvents, SkittleWatch, type FallWindow } from './skittle-falls.ts';
 
 /**
@@ -342,16 +342,8 @@ export class VisionTracker {
     // maybe an arm or the cue over it — the engine reads it both ways. At a rail with no other
     // ball in reach: a rail hit whose geometry did not fit, ball unknown.
     for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t), maybe: true } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t), maybe: true });
-    // What the camera cannot rule out: a ball set moving with no contact, a rail or a ball touched between two frames, a skittle reached (doubts.ts).
-    // A skittle seen standing in the rest frames, with no fallen neighbour that could lie across
-    // its spot, stands: a skittle read otherwise that a ball reached may have fallen unseen.
-    const restFrom = frames[Math.max(0, frames.length - Math.max(1, restFrames))]?.t ?? Infinity;
-    const fallen = events.flatMap((e) => (e.kind === 'skittle' ? [e.skittle] : []));
-    const spots = this.options.skittles ?? [];
-    const seenStanding = (k: (typeof spots)[number]) =>
-      this.watchOf(k.id).upsSince(restFrom) >= 2 && !spots.some((o) => fallen.includes(o.id) && Math.hypot(o.at[0] - k.at[0], o.at[1] - k.at[1]) < o.height + o.base + k.base);
-    const standing = spots.filter((k) => this.skittlesBefore.get(k.id) === true && !seenStanding(k));
-    events = withDoubts({ tracks: full, dt: this.dt, ballRadius: this.ballRadius, table: this.options.calibration.table, events, skittles: standing, spots, standingBefore: [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : [])), partial: new Map(this.tracks.map((b) => [b.id, new Set(frames.filter((o) => o.partial.has(b.id)).map((o) => o.t))])), pockets: (this.options.pockets?.length ?? 0) > 0 }) as ShotEventOut[];
+    // What the camera cannot rule out, and what it stated without being sure of (doubts.ts).
+    events = withDoubts({ ...this.doubtContext(full, frames, restFrames, events), events }) as ShotEventOut[];
     const doubted = this.doubtedIds();
     const since = this.identityDoubtSince ?? Infinity;
     const hide = (id: string | null, t: number) => (id !== null && doubted.has(id) && t >= since - 2 * this.dt ? null : id);
@@ -377,6 +369,29 @@ export class VisionTracker {
       if (p) positions[b.id] = p;
     }
     return { type: 'shot', shot: { events, positions } };
+  }
+
+  /** What doubts.ts needs of this shot besides its events. */
+  private doubtContext(full: Map<string, TrackSample[]>, frames: readonly FrameObservation[], restFrames: number, events: readonly ShotEventOut[]): Omit<DoubtInput, 'events'> {
+    // A skittle seen standing in the rest frames, with no fallen neighbour that could lie across
+    // its spot, stands: one read otherwise that a ball reached may have fallen unseen.
+    const restFrom = frames[Math.max(0, frames.length - Math.max(1, restFrames))]?.t ?? Infinity;
+    const fallen = events.flatMap((e) => (e.kind === 'skittle' ? [e.skittle] : []));
+    const spots = this.options.skittles ?? [];
+    const seenStanding = (k: (typeof spots)[number]) =>
+      this.watchOf(k.id).upsSince(restFrom) >= 2 && !spots.some((o) => fallen.includes(o.id) && Math.hypot(o.at[0] - k.at[0], o.at[1] - k.at[1]) < o.height + o.base + k.base);
+    const standingBefore = [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : []));
+    return {
+      tracks: full,
+      dt: this.dt,
+      ballRadius: this.ballRadius,
+      table: this.options.calibration.table,
+      skittles: spots.filter((k) => standingBefore.includes(k.id) && !seenStanding(k)),
+      spots,
+      standingBefore,
+      partial: new Map(this.tracks.map((b) => [b.id, new Set(frames.filter((o) => o.partial.has(b.id)).map((o) => o.t))])),
+      pockets: (this.options.pockets?.length ?? 0) > 0,
+    };
   }
 
   /** The balls that share a colour with another (the two whites of the skittle games). */
