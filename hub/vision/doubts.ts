@@ -67,6 +67,10 @@ export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events
   const struckUnseen = unseenAtStrike(input);
   const events = input.events.map((e, k) => {
     if (rails.has(k) && e.kind === 'cushion') return { ...e, t: Math.max(e.t, rails.get(k)!), maybe: true as const };
+    // A fall by a ball that lay at rest comes after the contact that set it moving (seed 7171: a
+    // ball beside a pyramid spot fells it 5 ms after it is struck; the fall was timed before).
+    const touch = e.kind === 'skittle' && e.by !== null ? earliestTouch(input.tracks, input.dt, input.events, e.by) : -Infinity;
+    if (e.kind === 'skittle' && e.t < touch) e = { ...e, t: touch };
     return (unsure.has(k) && e.kind === 'ball') || early.has(k) || struckUnseen.has(k) ? { ...e, maybe: true as const } : e;
   });
   const given = { ...input, events };
@@ -186,11 +190,23 @@ export function railsAtRest({ tracks, dt, events, ballRadius: R, table }: Pick<D
  * Contacts stated in the first frames of the shot with a ball never seen clearly since before
  * the strike: the cue, the bridge hand and the arm are over that part of the table, and a
  * blob under them tracked as a ball (a hand read as the red) can run into the cue ball with the
- * stroke. Maybe.
+ * stroke. And any contact or cushion of a ball never once seen clearly up to it: such a blob
+ * can wander under the arm from the first frame, so that it is itself the first "ball" seen
+ * away, and run into the cue ball or a rail (seed 10101: a hand tracked as the red made a
+ * contact, and another a cushion, that never happened). Maybe.
  */
 export function unseenAtStrike({ tracks, dt, events, partial }: Pick<DoubtInput, 'tracks' | 'dt' | 'events' | 'partial'>): Set<number> {
   const out = new Set<number>();
   if (!partial) return out;
+  const neverClear = (b: string, until: number) => {
+    const upTo = seen(tracks.get(b) ?? []).filter((x) => x.t <= until);
+    return upTo.length > 0 && upTo.every((x) => partial.get(b)?.has(x.t));
+  };
+  events.forEach((e, k) => {
+    if (e.maybe) return;
+    if (e.kind === 'cushion' && e.ball !== null && neverClear(e.ball, e.t + dt)) out.add(k);
+    if (e.kind === 'ball' && e.balls.some((b) => b !== null && neverClear(b, e.t + dt))) out.add(k);
+  });
   const moves = departures(tracks, dt);
   if (moves.length === 0) return out;
   const firstAway = Math.min(...moves.map((m) => m.away));
@@ -293,6 +309,17 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
  * away), how far it went, and whether it was seen at home just before (`clean`: no gap hides
  * when it left, as the cue hides the cue ball's start).
  */
+/**
+ * The earliest a ball can touch a rail or a skittle: just after the stated contact that set it
+ * moving, when one is stated around its departure (a ball at rest strikes nothing; the tracker's
+ * times of a touch a few ms after the contact can fall before it). -Infinity otherwise.
+ */
+export function earliestTouch(tracks: DoubtInput['tracks'], dt: number, events: readonly DoubtEvent[], ball: string): number {
+  const m = departures(tracks, dt).find((d) => d.ball === ball);
+  const struck = m && events.find((o) => o.kind === 'ball' && !o.maybe && o.balls.includes(ball) && Math.abs(o.t - m.t) <= 2 * dt);
+  return struck ? struck.t + 1 : -Infinity;
+}
+
 type Departure = { ball: string; t: number; away: number; far: boolean; clean: boolean };
 /** Every rule asks for the departures of the same shot: found once per tracks map. */
 const departuresOf = new WeakMap<DoubtInput['tracks'], { dt: number; found: Departure[] }>();
@@ -354,6 +381,7 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
     { rail: 'right', axis: 1, line: table.width - R, n: -1 },
   ];
   const out: DoubtEvent[] = [];
+  const startOf = (ball: string) => earliestTouch(tracks, dt, events, ball);
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
     // A ball running along a rail is near it for many frames: one maybe per run of such steps.
@@ -367,7 +395,9 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
       const next = k + 1 < s.length ? dist(b.at, s[k + 1]!.at) : 0;
       const travel = Math.max(step, prev, next);
       if (travel < 2) continue; // not moving
-      const departing = k === 1 || dist(s[k - 2]!.at, a.at) < 2;
+      // Leaving its resting place in this step or the one before: the step before it shows no
+      // speed to go by (a ball struck beside a rail meets it within a few ms, seed 10101).
+      const departing = k === 1 || dist(s[k - 2]!.at, a.at) < 2 || (k > 2 && dist(s[k - 3]!.at, s[k - 2]!.at) < 2);
       for (const r of rails) {
         const gap = (x: Seen) => (x.at[r.axis] - r.line) * r.n; // centre to where it touches the rail, mm
         const d0 = Math.max(0, gap(a) - NOISE_MM);
@@ -390,7 +420,8 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
         const inRun = runTo.get(r.rail) === k - 1 && !struck(a.t, b.t);
         runTo.set(r.rail, k);
         if (inRun) continue;
-        const t = a.t + ((b.t - a.t) * d0) / Math.max(d0 + d1, 1e-6);
+        // A ball at rest touches no rail before the contact that set it moving (railsAtRest).
+        const t = Math.max(a.t + ((b.t - a.t) * d0) / Math.max(d0 + d1, 1e-6), startOf(ball));
         const stated = events.some((e) => e.kind === 'cushion' && e.rail === r.rail && (e.ball === ball || e.ball === null) && e.t >= a.t - 1.5 * dt && e.t <= b.t + 1.5 * dt && !struck(Math.min(e.t, a.t), Math.max(e.t, b.t)));
         const already = out.some((e) => e.kind === 'cushion' && e.rail === r.rail && e.ball === ball && Math.abs(e.t - t) < 2.5 * dt);
         if (!stated && !already) out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(t), maybe: true });
