@@ -68,6 +68,17 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(withDoubts(x).filter((e) => e.kind === 'ball')).toEqual([{ kind: 'ball', balls: ['white', 'red'], t: 500, maybe: true }]);
   });
 
+  it('a ball seen clearly in one place before and after a stated contact, its track off with the arm for a few partial sightings between, did not move: the contact is maybe', () => {
+    const home: [number, number] = [1200, 1036];
+    const arm: Path = (t) => (t >= 620 && t < 760 ? [1130 + 0.5 * (t - 620), 1080 + 0.4 * (t - 620)] : home);
+    const x = input({ white: moving([500, 700], 300, [1, 0]), red: arm }, [{ kind: 'ball', balls: ['red', 'white'], t: 610 }]);
+    const offTimes = x.tracks.get('red')!.filter((s) => s.t >= 620 && s.t < 760).map((s) => s.t);
+    // Clear sightings far off would be a move; partial ones there are the arm.
+    expect(withDoubts(x).filter((e) => e.kind === 'ball' && e.t === 610)).toEqual([{ kind: 'ball', balls: ['red', 'white'], t: 610 }]);
+    const armSeen = { ...x, partial: new Map([['red', new Set(offTimes)]]) };
+    expect(withDoubts(armSeen).filter((e) => e.kind === 'ball' && e.t === 610)).toEqual([{ kind: 'ball', balls: ['red', 'white'], t: 610, maybe: true }]);
+  });
+
   it('G-7: a ball last seen moving and never again maybe left the table (or, on a pocket table, maybe dropped); one lost lying still did not', () => {
     const jumped: Path = (t) => (t < 600 ? [1500, 700] : t < 900 ? [1500, 700 + 2 * (t - 600)] : null);
     const x = input({ white: moving([500, 700], 100, [1, 0]), red: jumped }, [{ kind: 'ball', balls: ['white', 'red'], t: 590 }]);
