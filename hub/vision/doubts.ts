@@ -177,9 +177,8 @@ export function railsAtRest({ tracks, dt, events, ballRadius: R, table }: Pick<D
       out.set(k, e.t); // never left its place: a cushion it cannot have made
       return;
     }
-    // After the contact that set it moving, if one is stated around its departure.
-    const struck = events.find((o) => o.kind === 'ball' && o.balls.includes(e.ball) && Math.abs(o.t - m.t) <= 2 * dt);
-    const after = Math.round(Math.max(m.t, struck?.t ?? -Infinity) + 1);
+    // After its departure, and after the contact that set it moving if one is stated.
+    const after = Math.round(Math.max(m.t + 1, earliestTouch(tracks, dt, events, e.ball)));
     if (e.t < after - 0.5 * dt) out.set(k, Math.max(e.t, after));
     else if (e.t <= m.away + 1.5 * dt && line[e.rail](home) < 6 + NOISE_MM) out.set(k, e.t);
   });
@@ -312,17 +311,6 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
  * away), how far it went, and whether it was seen at home just before (`clean`: no gap hides
  * when it left, as the cue hides the cue ball's start).
  */
-/**
- * The earliest a ball can touch a rail or a skittle: just after the stated contact that set it
- * moving, when one is stated around its departure (a ball at rest strikes nothing; the tracker's
- * times of a touch a few ms after the contact can fall before it). -Infinity otherwise.
- */
-export function earliestTouch(tracks: DoubtInput['tracks'], dt: number, events: readonly DoubtEvent[], ball: string): number {
-  const m = departures(tracks, dt).find((d) => d.ball === ball);
-  const struck = m && events.find((o) => o.kind === 'ball' && !o.maybe && o.balls.includes(ball) && Math.abs(o.t - m.t) <= 2 * dt);
-  return struck ? struck.t + 1 : -Infinity;
-}
-
 type Departure = { ball: string; t: number; away: number; far: boolean; clean: boolean };
 /** Every rule asks for the departures of the same shot: found once per tracks map. */
 const departuresOf = new WeakMap<DoubtInput['tracks'], { dt: number; found: Departure[] }>();
@@ -347,6 +335,18 @@ export function departures(tracks: DoubtInput['tracks'], dt: number): Departure[
   out.sort((a, b) => a.t - b.t);
   departuresOf.set(tracks, { dt, found: out });
   return out;
+}
+
+/**
+ * The earliest a ball can touch a rail or a skittle: just after the contact (maybe or not) that
+ * set it moving, when one is stated around its departure (a ball at rest strikes nothing; the
+ * tracker's times of a touch a few ms after the contact can fall before it). -Infinity
+ * otherwise. railsAtRest, possibleRails and the falls share it.
+ */
+export function earliestTouch(tracks: DoubtInput['tracks'], dt: number, events: readonly DoubtEvent[], ball: string): number {
+  const m = departures(tracks, dt).find((d) => d.ball === ball);
+  const struck = m && events.find((o) => o.kind === 'ball' && o.balls.includes(ball) && Math.abs(o.t - m.t) <= 2 * dt);
+  return struck ? struck.t + 1 : -Infinity;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
