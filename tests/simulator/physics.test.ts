@@ -4,6 +4,7 @@ import { CLOTH, type Ball } from '../../hardware/simulator/physics/ball.ts';
 import { simulate, totalEnergy, type SimEvent } from '../../hardware/simulator/physics/engine.ts';
 import { strike } from '../../hardware/simulator/physics/planner.ts';
 import { caromTable, pyramidTable, tableFor } from '../../hardware/simulator/physics/table.ts';
+import { simulateTimeline } from '../../hardware/simulator/video/timeline.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 
 const at = (id: string, x: number, y: number): Ball => ({ id, p: [x, y], v: [0, 0], roll: [0, 0], side: 0 });
@@ -94,6 +95,24 @@ describe('collisions', () => {
     const s = spun as unknown as Ball;
     expect(Math.atan2(p.v[1], p.v[0])).not.toBeCloseTo(Math.atan2(s.v[1], s.v[0]), 2);
     expect(Math.abs(Math.atan2(p.v[1], p.v[0]) - Math.atan2(s.v[1], s.v[0]))).toBeLessThan(0.35);
+  });
+
+  it('a ball too slow to fell a skittle bounces off it, and the rendered timeline bounces with it', () => {
+    const table = tableFor('skittles-7-pyramid');
+    // The skittle nearest the head rail, approached from the head: nothing else in the way.
+    const skittle = [...table.skittles].sort((a, b) => a.at[0] - b.at[0])[0]!;
+    const gap = 200; // from the ball's surface to the skittle's base
+    const arrival = 80; // mm/s at the base, under the 150 that fells it
+    const v0 = Math.sqrt(arrival * arrival + 2 * CLOTH.rolling * CLOTH.g * gap);
+    const start: Ball = { id: 'one', p: [skittle.at[0] - gap - table.ballRadius - skittle.radius, skittle.at[1] + 5], v: [v0, 0], roll: [v0, 0], side: 0 };
+    const timeline = simulateTimeline(table, [start], { random: seededRandom(1) });
+    expect(timeline.result.events).toEqual([]);
+    expect(timeline.result.standing).toContain(skittle.id);
+    const end = timeline.result.balls[0]!.p;
+    expect(end[0]).toBeLessThan(skittle.at[0] - table.ballRadius - skittle.radius); // back off the skittle, not through it
+    // The video draws between the recorded states: at the end it must show where the physics left the ball.
+    const drawn = timeline.ballsAt(timeline.result.duration + 1)[0]!.p;
+    expect(Math.hypot(drawn[0] - end[0], drawn[1] - end[1])).toBeLessThan(0.5);
   });
 
   it('skittles fall when hit hard enough, pockets take a ball whose centre enters them', () => {

@@ -32,7 +32,11 @@ export interface SimOptions {
   jumpChance?: number;
   /** Planning: stop as soon as this says the outcome is known. */
   stopWhen?: (events: readonly SimEvent[]) => boolean;
-  /** Called after every event with the time (s) and every ball's state (tests). */
+  /**
+   * Called after every contact with the time (s) and every ball's state: with its event, or
+   * with null for a bounce off a skittle that stays up (no event, but the path bends there:
+   * the rendered video, which draws between these states, must show the bounce).
+   */
   observe?: (t: number, balls: readonly Ball[], event: SimEvent | null) => void;
 }
 
@@ -136,6 +140,7 @@ export function simulate(table: TableGeometry, start: readonly Ball[], options: 
     const before = events.length;
     resolve(contact);
     for (let k = before; k < events.length; k++) options.observe?.(now, balls, events[k]!);
+    if (events.length === before) options.observe?.(now, balls, null);
     if (options.stopWhen?.(events)) break;
   }
   return { events, balls, standing: standing.filter((s) => s.up).map((s) => s.id), duration: now };

@@ -4,8 +4,9 @@ import type { TableGeometry } from '../physics/table.ts';
 
 /**
  * A simulated shot as a function of time: the ball states the physics records at every
- * event, advanced analytically to any instant in between (through sliding → rolling →
- * rest), and when each skittle fell. What the renderer needs to draw frame after frame.
+ * contact (an event, or a bounce off a skittle that stays up), advanced analytically to
+ * any instant in between (through sliding → rolling → rest), and when each skittle fell.
+ * What the renderer needs to draw frame after frame.
  */
 export interface Timeline {
   table: TableGeometry;
