@@ -14,6 +14,7 @@ import { CalibrationStore } from './calibration-store.ts';
 import { visionOptions, type VisionOptions } from './vision-processor.ts';
 import { calibrate } from '../vision/calibration.ts';
 import { tableLines, type OverlayLine } from '../vision/table-lines.ts';
+import { cueBallDoubts, type DoubtEvent } from '../vision/doubts.ts';
 import { gameMarkings } from './game-markings.ts';
 import { err, ok, type Result } from '../rules/result.ts';
 
@@ -117,7 +118,10 @@ export class TableCameras {
       else if (config.scoring === 'camera') {
         // Scored as a tracker's shot: event times from the strike (CONTRACT §1.2), not from the video's start.
         const from = this.strikeT.get(table.id) ?? 0;
-        const events = m.shot.events.map((e) => (e.t === undefined ? e : { ...e, t: Math.max(0, Math.round(e.t - from)) }));
+        // The tracker does not know which ball the player strikes; the match does (doubts.ts).
+        const cueBall = table.cueBall();
+        const doubted = paths && cueBall ? (cueBallDoubts(m.shot.events as DoubtEvent[], paths.paths, cueBall) as typeof m.shot.events) : m.shot.events;
+        const events = doubted.map((e) => (e.t === undefined ? e : { ...e, t: Math.max(0, Math.round(e.t - from)) }));
         const applied = table.trackerShot({ ...m.shot, events });
         if (!applied.ok) this.opts.log('warn', 'camera shot refused', { table: table.id, error: applied.error });
       } else {

@@ -108,6 +108,11 @@ export class TableService {
     return this.session.setNextShot(next);
   }
 
+  /** The ball the player at the table strikes next (null: no match, or none to strike). */
+  cueBall(): string | null {
+    return this.session.match?.view().cueBall ?? null;
+  }
+
   /** A tracker's shot (ball ids known): scored like any shot, with the referee's entries for it. */
   trackerShot(shot: Shot): Result<void> {
     if (this.pairing) return this.cameraShot(shot, this.strikeAt);

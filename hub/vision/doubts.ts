@@ -41,6 +41,12 @@ export interface DoubtInput {
   standingBefore?: readonly string[];
   /** Per ball, the frame times at which something lay over its edge (a partial sighting). */
   partial?: ReadonlyMap<string, ReadonlySet<number>>;
+  /**
+   * The ball the player strikes, when the scorer knows it (the hub does, from the match; the
+   * tracker alone does not): then only it may leave its place with no contact, not whichever
+   * ball was seen away first (that one may be the ball it struck, the cue ball out of sight).
+   */
+  cueBall?: string;
 }
 
 export type DoubtEvent =
@@ -351,7 +357,7 @@ export function earliestTouch(tracks: DoubtInput['tracks'], dt: number, events: 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-export function unstruckDepartures({ tracks, dt, events }: DoubtInput): DoubtEvent[] {
+export function unstruckDepartures({ tracks, dt, events, cueBall }: Pick<DoubtInput, 'tracks' | 'dt' | 'events' | 'cueBall'>): DoubtEvent[] {
   const out: DoubtEvent[] = [];
   const moves = departures(tracks, dt);
   // The first ball seen away from its place is the one the cue struck — by when it was first
@@ -365,9 +371,10 @@ export function unstruckDepartures({ tracks, dt, events }: DoubtInput): DoubtEve
     // A contact of this ball, or one with an unknown ball, around its departure (the tracker's times are within a frame or two).
     const struck = events.some((e) => e.kind === 'ball' && (e.balls.includes(m.ball) || e.balls.includes(null)) && e.t <= m.t + 3 * dt && e.t >= m.t - 4 * dt);
     if (struck) continue;
-    // The first ball to move is the one the cue struck (or, its start hidden under the cue, the
-    // one it struck first — which the contact finder weighs): it needs no contact here.
-    if (m === first) continue;
+    // The cue ball needs no contact to leave its place. Not knowing which it is, the first ball
+    // to move is taken for it (or, its start hidden under the cue, for the one it struck first
+    // — which the contact finder weighs).
+    if (cueBall !== undefined ? m.ball === cueBall : m === first) continue;
     // Sure only for a real move seen from its resting place; its start hidden, or moving only
     // a little (a cue or arm over it shifts a centroid), or at the strike itself: maybe.
     const sure = m.far && m.clean && first !== undefined && m.away - first.away >= 2 * dt;
@@ -537,4 +544,20 @@ function hiddenBeside(samples: readonly TrackSample[], p: readonly [number, numb
     if (near && samples[j - 1]!.t - samples[i]!.t >= dt * 0.5) return samples[i - 1]!.t;
   }
   return null;
+}
+
+/**
+ * The camera's events with the doubts only the cue ball's id allows (`DoubtInput.cueBall`),
+ * for a scorer that knows it and has the shot's paths (the hub's camera-alone scoring;
+ * docs/vision.md, "Seed 13131"): a ball seen away first that is not the cue ball, with no
+ * contact of it stated, was struck by a cue ball out of sight (or by the cue: a foul) —
+ * maybe either way. The tracker's own doubts are already in `events`; these add to them.
+ */
+export function cueBallDoubts<E extends DoubtEvent>(events: readonly E[], paths: Readonly<Record<string, readonly TrackSample[]>>, cueBall: string): (E | DoubtEvent)[] {
+  const tracks = new Map(Object.entries(paths));
+  const times = Object.values(paths)[0]?.map((x) => x.t) ?? [];
+  if (times.length < 2) return [...events];
+  const dt = median(times.slice(1).map((t, k) => t - times[k]!));
+  const added = unstruckDepartures({ tracks, dt, events, cueBall });
+  return added.length ? [...events, ...added].sort((a, b) => a.t - b.t) : [...events];
 }

@@ -5,7 +5,7 @@ import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
 import type { Match } from '../../hub/rules/match.ts';
 import { createMatch, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
 import { judge, truthShots, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
-import { withDoubts, type DoubtEvent } from '../../hub/vision/doubts.ts';
+import { withDoubts, cueBallDoubts, type DoubtEvent } from '../../hub/vision/doubts.ts';
 
 /**
  * `npx tsx tests/bench/fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]`: the engine's decisions on
@@ -100,7 +100,7 @@ for (const [key, records] of streams) {
     const fused = input.paths ? fuseWithTracks(input.sensors, input.camera, input.paths, input.options).shot : contacts;
     const d = judge(seen, fused, expected);
     const c = judge(seenContacts, contacts, expected);
-    const k = judge(seenCamera, cameraNow(input), expected);
+    const k = judge(seenCamera, cameraNow(input, seenCamera.view().cueBall), expected);
     if (k.decision === 'wrong') wrong.push(`camera alone, ${variant} ${fps} s${r.stream} #${r.index}: ${k.note} — truth ${JSON.stringify(input.truth)}`);
     if (d.decision === 'prompted' && showPrompts) prompts.push(`${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(fused.events)}`);
     if (d.decision === 'wrong') wrong.push(`${variant} ${fps} s${r.stream} #${r.index}: ${d.note} — truth ${JSON.stringify(input.truth)} read ${JSON.stringify(fused.events)}`);
@@ -128,7 +128,7 @@ if (showPrompts) console.log(`\n${prompts.join('\n')}`);
 console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');
 
 /** The recorded camera shot with today's doubts over the recorded paths (the paths' frames are every frame, on the camera's clock). */
-function cameraNow(input: NonNullable<ShotRecord['fusionInput']>): Shot {
+function cameraNow(input: NonNullable<ShotRecord['fusionInput']>, cueBall: string | null): Shot {
   const { camera, paths } = input;
   if (!paths) return camera;
   const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at }))]));
@@ -137,5 +137,6 @@ function cameraNow(input: NonNullable<ShotRecord['fusionInput']>): Shot {
   const spots = (input.options.skittles ?? []).map((k) => ({ id: k.id, at: k.at, base: 2 * k.radius }));
   // Records do not name the pockets: the skittle game on a 3.55 m table is the pyramid one, with pockets.
   const events = withDoubts({ tracks, dt, ballRadius: paths.ballRadius, table: input.options.table, events: camera.events as DoubtEvent[], spots, ...(paths.standing ? { standingBefore: paths.standing } : {}), partial: new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x.at && !x.clear).map((x) => x.t))])), pockets: input.options.skittles !== undefined && input.options.table.length > 3000 });
-  return { ...camera, events: events as Shot['events'] };
+  // As the hub scores the camera alone: with the doubts that need the match's cue ball.
+  return { ...camera, events: (cueBall ? cueBallDoubts(events, paths.paths, cueBall) : events) as Shot['events'] };
 }

@@ -43,7 +43,7 @@ afterEach(async () => {
   hub = null;
 });
 
-async function startHub(scoring: string, pairWaitMs: number): Promise<{ hub: Hub; source: ManualSource; dataDir: string }> {
+async function startHub(scoring: string, pairWaitMs: number, stub: Record<string, unknown> = {}): Promise<{ hub: Hub; source: ManualSource; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hub-camera-'));
   const file = join(dataDir, 'table.y4m');
   writeFileSync(file, y4m(75));
@@ -58,7 +58,7 @@ async function startHub(scoring: string, pairWaitMs: number): Promise<{ hub: Hub
     clock: realClock,
     tickMs: 50,
     sourceFor: () => (source = new ManualSource(false)),
-    cameraProcessor: { module: STUB, options: { strikeAt: 5, contacts: [10, 20, 30], restAfter: 40 } },
+    cameraProcessor: { module: STUB, options: { strikeAt: 5, contacts: [10, 20, 30], restAfter: 40, ...stub } },
   });
   await hub.start();
   return { hub, source, dataDir };
@@ -101,6 +101,17 @@ describe('a table camera in the hub (issue 16)', () => {
     // Contacts at frames 10, 20, 30 (t 367, 700, 1033 on the video's clock), the strike at frame 5 (167).
     expect(log.ok && log.value).toContain('{"kind":"cushion","rail":"head","ball":"white","t":200}');
     expect(table.healthView().camera?.state).toBeDefined();
+  });
+
+  it('scoring: camera, RULES §10: a ball seen away first that is not the cue ball, no contact of it seen, is asked about (the hub knows the cue ball, the tracker does not)', async () => {
+    // The white (Ana's cue ball) out of sight from the strike; the red seen leaving its place
+    // first; three cushions of the white, then white–yellow. Read as the tracker gives it, no
+    // point (the red untouched); if the hidden white struck the red first, a point (TC-1).
+    const { hub: h } = await startHub('camera', 3000, { hiddenCueBall: true });
+    const table = h.tables.get('t1')!;
+    await until(() => table.counters.prompts === 1);
+    const log = table.exportLog();
+    expect(log.ok && log.value).toContain('"balls":["red",null]');
   });
 
   it.skipIf(noFfmpeg)('a shot that raises a prompt gets a replay clip of the last seconds', async () => {

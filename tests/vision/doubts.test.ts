@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { withDoubts, type DoubtEvent, type DoubtInput } from '../../hub/vision/doubts.ts';
+import { cueBallDoubts, withDoubts, type DoubtEvent, type DoubtInput } from '../../hub/vision/doubts.ts';
 import type { TrackSample } from '../../hub/vision/contacts.ts';
 
 /**
@@ -29,6 +29,30 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(Math.abs(e!.t - 600)).toBeLessThanOrEqual(DT); // within the frame it left in
     // With the contact stated, nothing is added.
     expect(added(input({ white: moving([500, 700], 100, [1, 0]), red: moving([1500, 700], 600, [1, 0]) }, [{ kind: 'ball', balls: ['white', 'red'], t: 590 }]))).toEqual([]);
+  });
+
+  it('RULES §10, the cue ball known (the hub): a ball seen away first that is not the cue ball, with no contact stated, maybe was struck; the cue ball never needs one', () => {
+    // The cue ball (white) is out of sight from before the strike until long after: the red is the first ball seen away.
+    const hidden: Path = (t) => (t < 80 ? [500, 700] : t < 900 ? null : [900 + 0.3 * (t - 900), 760]);
+    const paths = { white: hidden, red: moving([1500, 700], 300, [1, 0]), yellow: still([2000, 300]) };
+    // Not knowing which ball is struck, the tracker takes the first seen away (the red) for it,
+    // and the white, seen again away from its place, maybe was struck.
+    expect(added(input(paths))).toEqual([{ kind: 'ball', balls: ['white', null], t: expect.any(Number), maybe: true }]);
+    // Knowing it: the red's departure needs a contact — maybe (with the cue ball, or by the cue:
+    // a foul) — and the white's none.
+    expect(added(input(paths, [], { cueBall: 'white' }))).toEqual([{ kind: 'ball', balls: ['red', null], t: expect.any(Number), maybe: true }]);
+    // A contact of the red stated at its departure: nothing to add; and the cue ball's own late departure needs none.
+    const struck = withDoubts(input(paths, [{ kind: 'ball', balls: ['white', 'red'], t: 295 }], { cueBall: 'white' }));
+    expect(struck.filter((e) => e.kind === 'ball').map((e) => e.kind === 'ball' && e.balls)).toEqual([['white', 'red']]);
+    // The hub's call over a shot's recorded paths does the same, and keeps the events in time order.
+    // The tracker's events (its own doubts in them) and the shot's paths, as the hub gets them:
+    const recorded = Object.fromEntries(tracks(paths));
+    const fromTracker = withDoubts(input(paths, [{ kind: 'cushion', rail: 'foot', ball: 'red', t: 1200 }])) as DoubtEvent[];
+    const withCue = cueBallDoubts(fromTracker, recorded, 'white');
+    expect(withCue.filter((e) => !fromTracker.includes(e))).toEqual([{ kind: 'ball', balls: ['red', null], t: expect.any(Number), maybe: true }]);
+    expect(withCue.map((e) => e.t)).toEqual([...withCue.map((e) => e.t)].sort((a, b) => a - b));
+    // The red the cue ball: what the tracker took for it, nothing to add.
+    expect(cueBallDoubts(fromTracker, recorded, 'red')).toEqual(fromTracker);
   });
 
   it('a ball that moves only a little (a cue or arm over it shifts its centroid) gets a maybe contact, not a sure one', () => {

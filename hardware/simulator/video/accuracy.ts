@@ -4,6 +4,7 @@ import type { Match } from '../../../hub/rules/match.ts';
 import { seededRandom } from '../../../hub/rules/random.ts';
 import type { ShotResult } from '../../../hub/rules/view.ts';
 import type { ShotPaths, TrackerMessage } from '../../../hub/vision/tracker.ts';
+import { cueBallDoubts, type DoubtEvent } from '../../../hub/vision/doubts.ts';
 import { clipTracker } from './clip-tracker.ts';
 import { sensorView } from '../accuracy.ts';
 import { makeClip } from './clip.ts';
@@ -200,7 +201,9 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     const paths = shotMsgs.length === 1 ? tracker.lastShotPaths : null;
     const trackOptions: TrackFuseOptions = { ...fuseOptions, pathToleranceMs: clockTolerance + 2, table: { length: shot.table.length, width: shot.table.width }, ...(skittleGame ? { skittles: planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], radius: k.radius })) } : {}) };
     const fused = paths ? fuseTracks(sensors, camShot, paths, trackOptions) : contacts;
-    const readings: Record<Reading, Shot> = { camera: camShot, sensors, contacts: contacts.shot, fused: fused.shot };
+    // Camera alone as the hub scores it: with the doubts that need the match's cue ball (doubts.ts).
+    const cameraAlone: Shot = paths ? { ...camShot, events: cueBallDoubts(camShot.events as DoubtEvent[], paths.paths, view.cueBall!) as ShotEvent[] } : camShot;
+    const readings: Record<Reading, Shot> = { camera: cameraAlone, sensors, contacts: contacts.shot, fused: fused.shot };
 
     // Truth and the engine's expected decision.
     const inputs = playTruth(truth, truthShot);
@@ -234,7 +237,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       }
       return { exact: ts.length === cs.length && ts.every((x, i) => x === cs[i]), kinds, nulls };
     };
-    const c = compare(camShot);
+    const c = compare(cameraAlone);
     const k = compare(contacts.shot);
     const f = compare(fused.shot);
     const positionErrors: number[] = [];
@@ -261,7 +264,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       renderMs: Math.round(renderMs),
       trackMs: Math.round(trackMs),
       ...(wrong.length ? { wrong } : {}),
-      events: { truth: truthShot.events, camera: camShot.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
+      events: { truth: truthShot.events, camera: cameraAlone.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
       positions: camShot.positions ?? {},
       // Everything fusion was given, to try fusion again without rendering (VISION_FUSION_INPUT=1).
       ...(process.env.VISION_FUSION_INPUT === '1' ? { fusionInput: { sensors, camera: camShot, paths, options: trackOptions, truth: truthShot.events, ...(truthShot.positions ? { truthPositions: truthShot.positions } : {}), firstT } } : {}),
