@@ -549,7 +549,7 @@ function hiddenBeside(samples: readonly TrackSample[], p: readonly [number, numb
 /**
  * The camera's events with the doubts only the cue ball's id allows (`DoubtInput.cueBall`),
  * for a scorer that knows it and has the shot's paths (the hub's camera-alone scoring;
- * docs/vision.md, "Seed 13131"): a ball seen away first that is not the cue ball, with no
+ * docs/vision.md, How it works, 5): a ball seen away first that is not the cue ball, with no
  * contact of it stated, was struck by a cue ball out of sight (or by the cue: a foul) —
  * maybe either way. The tracker's own doubts are already in `events`; these add to them.
  */
