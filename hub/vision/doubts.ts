@@ -79,9 +79,57 @@ export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events
     if (e.kind === 'skittle' && e.t < touch) e = { ...e, t: touch };
     return (unsure.has(k) && e.kind === 'ball') || early.has(k) || struckUnseen.has(k) ? { ...e, maybe: true as const } : e;
   });
-  const given = { ...input, events };
-  const all = [...events, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...creepingIntoSkittles(given), ...lostForGood(given)].sort((a, b) => a.t - b.t);
+  const ordered = unorderedRails(events, input);
+  const given = { ...input, events: ordered };
+  const all = [...ordered, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...creepingIntoSkittles(given), ...lostForGood(given)].sort((a, b) => a.t - b.t);
   return unpairedBursts(all, input);
+}
+
+/**
+ * A cushion stated within a frame interval of a contact of the same ball: which came first is
+ * not in the frames (the tracker interpolates both inside the interval; seed 13131's
+ * three-cushion: a third cushion 31 ms before the last contact was timed 4 ms after it). And a
+ * cushion stated of a ball that another ball was within touching distance of then: the bend
+ * may be that ball's (seed 13131: a red back off the rail kissed the yellow beside it, read as
+ * the yellow's cushion). The cushion becomes maybe, a maybe copy goes on the contact's other
+ * side (not before the contact that set the ball moving: a ball at rest strikes nothing), and
+ * the ball beside it gets a maybe contact: each order and reading is read.
+ */
+export function unorderedRails<E extends DoubtEvent>(events: readonly E[], { tracks, dt, ballRadius: R }: Pick<DoubtInput, 'tracks' | 'dt' | 'ballRadius'>): (E | DoubtEvent)[] {
+  const out: (E | DoubtEvent)[] = [];
+  for (const e of events) {
+    if (e.kind !== 'cushion' || e.maybe) {
+      out.push(e);
+      continue;
+    }
+    const ball = e.ball;
+    const contact = events.find((c) => c.kind === 'ball' && (ball === null || c.balls.includes(ball) || c.balls.includes(null)) && Math.abs(c.t - e.t) < dt);
+    const beside = ball === null ? [] : besideAt(tracks, ball, e.t, dt, R);
+    if (!contact && beside.length === 0) {
+      out.push(e);
+      continue;
+    }
+    out.push({ ...e, maybe: true });
+    if (contact) {
+      const t = e.t >= contact.t ? contact.t - 1 : contact.t + 1;
+      if (ball === null || t >= earliestTouch(tracks, dt, events, ball)) out.push({ ...e, t, maybe: true });
+    }
+    for (const other of beside) out.push({ kind: 'ball', balls: [ball!, other], t: e.t, maybe: true });
+  }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+/** The balls seen within touching distance (and the slack) of `ball` in the same frame, within 1.5 frames of t. */
+function besideAt(tracks: DoubtInput['tracks'], ball: string, t: number, dt: number, R: number): string[] {
+  const near = (samples: readonly TrackSample[]) => seen(samples).filter((x) => Math.abs(x.t - t) <= 1.5 * dt);
+  const mine = near(tracks.get(ball) ?? []);
+  const out: string[] = [];
+  for (const [other, samples] of tracks) {
+    if (other === ball) continue;
+    const theirs = near(samples);
+    if (mine.some((a) => theirs.some((b) => b.t === a.t && dist(a.at, b.at) < 2 * R + TOUCH_SLACK))) out.push(other);
+  }
+  return out;
 }
 
 /**

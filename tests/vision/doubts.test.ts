@@ -55,6 +55,32 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(cueBallDoubts(fromTracker, recorded, 'red')).toEqual(fromTracker);
   });
 
+  it('TC-1: a cushion within a frame of a contact of the same ball may be on either side of it; a cushion with another ball beside may have been that ball', () => {
+    // The yellow's third cushion and its contact with the white inside one frame interval
+    // (seed 13131: 31 ms apart, timed in the wrong order).
+    const yellow = moving([500, 700], 100, [1, 0]);
+    const white = moving([1400, 300], 700, [0, 1]);
+    const stated: DoubtEvent[] = [
+      { kind: 'ball', balls: ['yellow', 'white'], t: 1051 },
+      { kind: 'cushion', rail: 'head', ball: 'yellow', t: 1055 },
+    ];
+    const got = withDoubts(input({ yellow, white }, stated)).filter((e) => e.kind === 'cushion');
+    expect(got).toEqual([
+      { kind: 'cushion', rail: 'head', ball: 'yellow', t: 1050, maybe: true },
+      { kind: 'cushion', rail: 'head', ball: 'yellow', t: 1055, maybe: true },
+    ]);
+    // Two frames apart: the order is in the frames, nothing changes.
+    const apart: DoubtEvent[] = [stated[0]!, { kind: 'cushion', rail: 'head', ball: 'yellow', t: 1051 + 2 * DT }];
+    expect(withDoubts(input({ yellow, white }, apart)).filter((e) => e.kind === 'cushion')).toEqual([apart[1]]);
+    // The red within touching distance of the yellow when its cushion is stated: the bend may be the red's.
+    const red = still([1400 + 2 * R + 4, 700]); // the yellow is at 1400, 700 at t 1000
+    const beside = withDoubts(input({ yellow, red }, [{ kind: 'cushion', rail: 'foot', ball: 'yellow', t: 1000 }]));
+    expect(beside.filter((e) => e.t === 1000 && (e.kind === 'cushion' || (e.kind === 'ball' && e.balls.includes('red'))))).toEqual([
+      { kind: 'cushion', rail: 'foot', ball: 'yellow', t: 1000, maybe: true },
+      { kind: 'ball', balls: ['yellow', 'red'], t: 1000, maybe: true },
+    ]);
+  });
+
   it('a ball that moves only a little (a cue or arm over it shifts its centroid) gets a maybe contact, not a sure one', () => {
     const nudged: Path = (t) => (t < 600 ? [1500, 700] : t < 800 ? [1510, 700] : [1512, 700]);
     const x = input({ white: moving([500, 700], 100, [0.5, 0]), red: nudged });
