@@ -1,5 +1,6 @@
 import type { Shot, ShotEvent } from '../rules/events.ts';
 import type { PathSample, ShotPaths } from '../vision/tracker.ts';
+import { frameInterval } from '../vision/contacts.ts';
 import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
 
 /**
@@ -186,7 +187,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   const chain = options.skittleChainMm ?? 160;
   const R = shotPaths.ballRadius;
   const balls = Object.keys(shotPaths.paths);
-  const frameMs = medianInterval(shotPaths);
+  const frameMs = frameInterval(shotPaths.paths);
   const tol = options.pathToleranceMs;
   const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
   const error: SightingError = { noise, jitter: options.jitterMm ?? 4, partialNoise: options.partialNoiseMm ?? R + 4, partialJitter: options.partialJitterMm ?? 16 };
@@ -425,8 +426,3 @@ function railDistance(rail: 'head' | 'foot' | 'left' | 'right', length: number, 
 }
 
 /** The frame interval (median spacing of the samples). */
-function medianInterval(shotPaths: ShotPaths): number {
-  const first = Object.values(shotPaths.paths)[0] ?? [];
-  const gaps = first.slice(1).map((s, k) => s.t - first[k]!.t).filter((g) => g > 0).sort((a, b) => a - b);
-  return gaps.length ? gaps[gaps.length >> 1]! : 33;
-}

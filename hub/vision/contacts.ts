@@ -23,6 +23,13 @@ export interface TrackSample {
   at: [number, number] | null;
 }
 
+/** A shot's frame interval (ms): the median gap between the first path's samples (33 without any). */
+export function frameInterval(paths: Readonly<Record<string, readonly { t: number }[]>>): number {
+  const first = Object.values(paths)[0] ?? [];
+  const gaps = first.slice(1).map((s, k) => s.t - first[k]!.t).filter((g) => g > 0).sort((a, b) => a - b);
+  return gaps.length ? gaps[gaps.length >> 1]! : 33;
+}
+
 export interface ContactEvent {
   kind: 'ball' | 'cushion';
   t: number;

@@ -1,4 +1,4 @@
-import type { Rail, TrackSample } from './contacts.ts';
+import { frameInterval, type Rail, type TrackSample } from './contacts.ts';
 
 /**
  * What the camera alone cannot rule out, stated so that the engine asks instead of deciding on
@@ -121,15 +121,8 @@ export function unorderedRails<E extends DoubtEvent>(events: readonly E[], { tra
 
 /** The balls seen within touching distance (and the slack) of `ball` in the same frame, within 1.5 frames of t. */
 function besideAt(tracks: DoubtInput['tracks'], ball: string, t: number, dt: number, R: number): string[] {
-  const near = (samples: readonly TrackSample[]) => seen(samples).filter((x) => Math.abs(x.t - t) <= 1.5 * dt);
-  const mine = near(tracks.get(ball) ?? []);
-  const out: string[] = [];
-  for (const [other, samples] of tracks) {
-    if (other === ball) continue;
-    const theirs = near(samples);
-    if (mine.some((a) => theirs.some((b) => b.t === a.t && dist(a.at, b.at) < 2 * R + TOUCH_SLACK))) out.push(other);
-  }
-  return out;
+  const mine = sightingsNear(tracks.get(ball) ?? [], t, dt);
+  return [...tracks].flatMap(([other, samples]) => (other !== ball && sameFrameWithin(mine, sightingsNear(samples, t, dt), 2 * R + TOUCH_SLACK) ? [other] : []));
 }
 
 /**
@@ -171,17 +164,21 @@ export function unpairedBursts<E extends DoubtEvent>(events: readonly E[], input
 /** Was a third ball moving within reach of either ball of this stated contact, within 1.5 frames of it? */
 function crowded(e: { balls: readonly (string | null)[]; t: number; maybe?: true }, { tracks, dt, ballRadius: R }: Pick<DoubtInput, 'tracks' | 'dt' | 'ballRadius'>): boolean {
   if (e.maybe || e.balls.includes(null)) return false;
-  const near = (samples: readonly TrackSample[]) => samples.filter((s) => s.at && Math.abs(s.t - e.t) <= 1.5 * dt) as Seen[];
-  const pair = e.balls.map((b) => near(tracks.get(b!) ?? []));
+  const pair = e.balls.map((b) => sightingsNear(tracks.get(b!) ?? [], e.t, dt));
   for (const [ball, samples] of tracks) {
     if (e.balls.includes(ball)) continue;
-    const mine = near(samples);
+    const mine = sightingsNear(samples, e.t, dt);
     const moved = mine.some((s, k) => k > 0 && dist(s.at, mine[k - 1]!.at) > 2);
     if (!moved) continue;
-    if (mine.some((s) => pair.some((p) => p.some((q) => q.t === s.t && dist(q.at, s.at) < 2 * R + 40)))) return true;
+    if (pair.some((p) => sameFrameWithin(mine, p, 2 * R + 40))) return true;
   }
   return false;
 }
+
+/** A ball's sightings within 1.5 frames of t. */
+const sightingsNear = (samples: readonly TrackSample[], t: number, dt: number): Seen[] => seen(samples).filter((x) => Math.abs(x.t - t) <= 1.5 * dt);
+/** Were two balls seen less than `mm` apart in the same frame? */
+const sameFrameWithin = (a: readonly Seen[], b: readonly Seen[], mm: number) => a.some((x) => b.some((y) => y.t === x.t && dist(x.at, y.at) < mm));
 
 /**
  * A ball last seen moving and never again (rest frames included), with nothing stated for it
@@ -602,10 +599,6 @@ function hiddenBeside(samples: readonly TrackSample[], p: readonly [number, numb
  * maybe either way. The tracker's own doubts are already in `events`; these add to them.
  */
 export function cueBallDoubts<E extends DoubtEvent>(events: readonly E[], paths: Readonly<Record<string, readonly TrackSample[]>>, cueBall: string): (E | DoubtEvent)[] {
-  const tracks = new Map(Object.entries(paths));
-  const times = Object.values(paths)[0]?.map((x) => x.t) ?? [];
-  if (times.length < 2) return [...events];
-  const dt = median(times.slice(1).map((t, k) => t - times[k]!));
-  const added = unstruckDepartures({ tracks, dt, events, cueBall });
+  const added = unstruckDepartures({ tracks: new Map(Object.entries(paths)), dt: frameInterval(paths), events, cueBall });
   return added.length ? [...events, ...added].sort((a, b) => a.t - b.t) : [...events];
 }
