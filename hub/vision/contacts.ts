@@ -128,6 +128,10 @@ export function findContacts(input: ContactInput): ContactResult {
       const tc1 = w.pre.t + Math.max(0, d1) / s1;
       if (tc1 < w.t0 - slack || tc1 > w.t1 + slack) continue;
       if (d2 > 8 + (w.post.t - w.t0) * Math.max(s2, s1)) continue;
+      // And no sighting inside the window puts the ball farther from the rail than it could
+      // travel to or from it by then (seed 13131, three-cushion: a ball bent by a kiss 150 mm
+      // short of the rail, seen there a frame before the bounce its lines implied).
+      if (farFromRail(input.tracks.get(w.ball) ?? [], w, r, tc1, Math.max(s1, s2), dt, R)) continue;
       const tc2 = tc1;
       events.push({ kind: 'cushion', rail: r.rail, ball: w.ball, t: (tc1 + tc2) / 2 });
       w.explained = true;
@@ -335,6 +339,21 @@ function soleStriker(w: Window, tracks: Map<string, TrackSample[]>, R: number, d
     found = { ball, t: enter ?? closest.t };
   }
   return found;
+}
+
+/**
+ * Was the ball seen, between the window's ends, farther from the rail than a bounce at `tc`
+ * allows: more than a partial sighting's error (R + 4 mm) plus what it covers at 1.25 times
+ * the faster of its speeds toward and away from the rail, over the time to `tc` and a third
+ * of a frame more (the bounce's own timing)?
+ */
+function farFromRail(samples: readonly TrackSample[], w: Window, r: { axis: 0 | 1; line: number; n: 1 | -1 }, tc: number, speed: number, dt: number, R: number): boolean {
+  for (const s of samples) {
+    if (!s.at || s.t <= w.pre.t || s.t >= w.post.t) continue;
+    const gap = (s.at[r.axis] - r.line) * r.n;
+    if (gap > R + 4 + (Math.abs(s.t - tc) + dt / 3) * 1.25 * speed) return true;
+  }
+  return false;
 }
 
 /** The rail a window's ball was at (centre within a frame's travel and a margin of the rail's line), if any. */
