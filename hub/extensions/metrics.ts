@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Histogram, metric, processMetrics } from '../ops/metrics.ts';
 import { shed } from '../ops/shed.ts';
 import type { Extension, HubContext } from './extension.ts';
@@ -12,16 +13,43 @@ export class MetricsExtension implements Extension {
   readonly publishLatency = new Histogram([0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
   readonly eventLatency = new Histogram([0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000]);
 
+  /** How late the hub's thread ran a 10 ms timer: what any event waited behind the work in front of it (GC, scoring, a long turn). */
+  private loopDelay: IntervalHistogram | null = null;
+  private static readonly LOOP_RESOLUTION_MS = 10;
+
   constructor(private readonly hub: HubContext) {}
 
   start(): void {
     const { events, clock } = this.hub;
+    this.loopDelay = monitorEventLoopDelay({ resolution: MetricsExtension.LOOP_RESOLUTION_MS });
+    this.loopDelay.enable();
     events.on('publish-acked', this.name, ({ ms }) => this.publishLatency.observe(ms));
     // From a sensor event on the board (its time mapped to the hub clock) to its publish, stored first.
     events.on('sensor-event-stored', this.name, ({ event }) => this.eventLatency.observe(clock.now() - event.hubTime));
   }
 
-  stop(): void {}
+  stop(): void {
+    this.loopDelay?.disable();
+  }
+
+  /**
+   * The event loop's delay since the last scrape, under prom-client's names (its Node.js
+   * default metrics read and reset the same histogram on each collect): percentiles of one
+   * scrape interval, not of the process's life.
+   */
+  private renderLoopDelay(): string[] {
+    const h = this.loopDelay;
+    if (!h || h.count === 0) return [];
+    // Node records the time between the monitor's timer ticks: the period itself is no delay.
+    const s = (ns: number) => [{ value: Math.max(0, Math.round(ns / 1e3 - MetricsExtension.LOOP_RESOLUTION_MS * 1e3)) / 1e6 }];
+    const lines = [
+      metric('nodejs_eventloop_lag_p50_seconds', 'gauge', 'The 50th percentile of the event loop delay since the last scrape', s(h.percentile(50))),
+      metric('nodejs_eventloop_lag_p99_seconds', 'gauge', 'The 99th percentile of the event loop delay since the last scrape', s(h.percentile(99))),
+      metric('nodejs_eventloop_lag_max_seconds', 'gauge', 'The longest event loop delay since the last scrape', s(h.max)),
+    ];
+    h.reset();
+    return lines;
+  }
 
   render(): string {
     const { hub } = this;
@@ -50,6 +78,7 @@ export class MetricsExtension implements Extension {
       ...hub.extensions().flatMap((e) => (e === this ? [] : (e.metrics?.() ?? []))),
       hub.events.renderMetrics(),
       ...processMetrics(),
+      ...this.renderLoopDelay(),
     ];
     return `${parts.join('\n')}\n`;
   }

@@ -128,12 +128,14 @@ function cameraFigure(before: string, after: string): CameraFigure {
 }
 
 /** Reads the hub's memory gauges from its /metrics. */
-async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number; shed: Record<string, number> }> {
+async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number; shed: Record<string, number>; loopP99Ms: number; loopMaxMs: number }> {
   // A hub far behind may not answer in time: its figures are unknown then, not a failed bench.
   const text = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then((r) => r.text()).catch(() => '');
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
   const shed = Object.fromEntries([...text.matchAll(/^billiards_shed_total\{kind="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
-  return { heapMb: round2(value('nodejs_heap_size_used_bytes') / 2 ** 20), externalMb: round2(value('nodejs_external_memory_bytes') / 2 ** 20), shed };
+  // The event loop's delay since the previous scrape (the hub resets it on each).
+  const loop = (name: string) => round2(value(`nodejs_eventloop_lag_${name}_seconds`) * 1000);
+  return { heapMb: round2(value('nodejs_heap_size_used_bytes') / 2 ** 20), externalMb: round2(value('nodejs_external_memory_bytes') / 2 ** 20), shed, loopP99Ms: loop('p99'), loopMaxMs: loop('max') };
 }
 
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
@@ -284,6 +286,12 @@ export interface SegmentFigure extends HubFigure {
    * would hold (1e6 / this) — a derived figure, not a measured rate.
    */
   cpuUsPerFrame: number;
+  /** The hub's event loop delay over the segment (its /metrics, scraped at the segment's ends), p99 and longest, ms: how long its own turns held events up. */
+  loopP99Ms: number;
+  loopMaxMs: number;
+  /** The bench subscriber's own event loop delay over the whole run, p99 and longest, ms: a receipt it stamped late counts as the hub's latency. */
+  subscriberLoopP99Ms: number;
+  subscriberLoopMaxMs: number;
   /** After the segment before it (a flood): seconds from this segment's start until the last hit later than RECOVERED_MS arrived (0: none was late; Infinity: some never arrived). */
   recoveryS: number;
 }
@@ -409,9 +417,9 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     // With cameras: /metrics at the end of the warm-up, to take their figures over the measured window.
     const cameraMetricsAtStart = cameras ? new Promise<string>((resolve) => setTimeout(() => resolve(fetch(metricsUrl).then((r) => r.text())), Math.max(0, measureFrom - monotonicMs()))) : null;
     // What was shed, scraped at each segment's start and at the end; the load average at each end.
-    const shedAt: Promise<Record<string, number>>[] = [];
+    const shedAt: ReturnType<typeof scrapeMetrics>[] = [];
     const loadAt: number[] = [];
-    const boundaryTimers = segments.map((_, i) => setTimeout(() => shedAt.push(scrapeMetrics(metricsUrl).then((m) => m.shed)), segStart[i]! - monotonicMs()));
+    const boundaryTimers = segments.map((_, i) => setTimeout(() => shedAt.push(scrapeMetrics(metricsUrl)), segStart[i]! - monotonicMs()));
 
     let running = true;
     const timers = new Set<NodeJS.Timeout>();
@@ -500,7 +508,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     running = false;
     timers.forEach((t) => clearTimeout(t));
     boundaryTimers.forEach((t) => clearTimeout(t));
-    shedAt.push(scrapeMetrics(metricsUrl).then((m) => m.shed));
+    shedAt.push(scrapeMetrics(metricsUrl));
     sample();
     // What the hub still owes: wait until every hit arrived (or DRAIN_MS), then the last shots end.
     const drainUntil = monotonicMs() + DRAIN_MS;
@@ -519,7 +527,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const shedSnapshots = await Promise.all(shedAt);
     const onPages = await Promise.all(pages.map(async (p) => ({ table: p.table, hits: await p.collect() })));
 
-    const received = await ask<{ hits: [string, number, number, number][]; states: [string, number, number][] }>('report');
+    const received = await ask<{ hits: [string, number, number, number][]; states: [string, number, number][]; loopP99Ms: number; loopMaxMs: number }>('report');
     const eventLatency = segments.map(() => [] as number[]);
     const onTime = segments.map(() => 0);
     const arrivedAt = new Map<number, number>(); // hit index → latency
@@ -618,8 +626,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         if (latency === undefined) recoveryS = Infinity;
         else if (latency > RECOVERED_MS) recoveryS = Math.max(recoveryS, (h.mono + latency - from) / 1000);
       }
-      const before = shedSnapshots[s] ?? {};
-      const after = shedSnapshots[s + 1] ?? scraped.shed;
+      const before = shedSnapshots[s]?.shed ?? {};
+      const after = shedSnapshots[s + 1]?.shed ?? scraped.shed;
       const shed = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
       return {
         label: segment.label,
@@ -650,6 +658,10 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         heapMb: scraped.heapMb,
         externalMb: scraped.externalMb,
         shed,
+        loopP99Ms: shedSnapshots[s + 1]?.loopP99Ms ?? NaN,
+        loopMaxMs: shedSnapshots[s + 1]?.loopMaxMs ?? NaN,
+        subscriberLoopP99Ms: round2(received.loopP99Ms),
+        subscriberLoopMaxMs: round2(received.loopMaxMs),
         ...(camera ? { camera } : {}),
       };
     });

@@ -2,7 +2,12 @@
 // the load generator's work never delays a receipt. It stamps each message on the
 // system-wide monotonic clock (process.hrtime), which the load generator also stamps with,
 // and hands the stamps back when asked.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import mqtt from 'mqtt';
+
+// Its own event loop's delay: a receipt it stamps late adds to the hub's latency as measured.
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 
 const client = await mqtt.connectAsync(process.argv[2], { reconnectPeriod: 0 });
 client.stream.setNoDelay?.(true);
@@ -21,7 +26,9 @@ process.send({ ready: true });
 process.on('message', async (m) => {
   if (m === 'count') return void process.send(hits.length);
   if (m !== 'report') return;
-  process.send({ hits, states }, async () => {
+  // Node records the time between the timer's ticks: 10 ms of it is the period, not delay.
+  const delayMs = (ns) => Math.max(0, ns / 1e6 - 10);
+  process.send({ hits, states, loopP99Ms: delayMs(loop.percentile(99)), loopMaxMs: delayMs(loop.max) }, async () => {
     await client.endAsync(true);
     process.exit(0);
   });

@@ -73,3 +73,24 @@ describe('overload: shed status frames, never what scores', () => {
     await sub.client.endAsync();
   });
 });
+
+describe('overload: the event loop delay in /metrics', () => {
+  it('shows a turn that held the hub up, and the next scrape counts from the last one', async () => {
+    const t = await startTestHub({ config: testConfig({ tables: [{ id: 't1', source: { type: 'simulator' } }] }) });
+    running.push(t);
+    const lagMax = (text: string) => Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1]);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    await sleep(50);
+    t.hub.metrics(); // from here (a reset forgets the last tick: the next one starts the count)
+    await sleep(30);
+    // A turn of 200 ms (a scoring or a collection that long would hold every event behind it).
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    await sleep(50);
+    const first = t.hub.metrics();
+    expect(first).toMatch(/^nodejs_eventloop_lag_p99_seconds \S+$/m);
+    expect(lagMax(first)).toBeGreaterThanOrEqual(0.15);
+    await sleep(50);
+    expect(lagMax(t.hub.metrics())).toBeLessThan(0.15);
+  });
+});
