@@ -236,6 +236,33 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(withDoubts({ ...x, events: withDoubts(x) as DoubtEvent[] }).filter((e) => e.kind === 'skittle')).toEqual([fall]);
   });
 
+  it('TC-1: a cue ball first seen already moving left its place unseen: maybe a cushion of each rail and a contact with each ball before (held-out seed 14141)', () => {
+    // Struck hard, the white blurs past the detector for the shot's first 10 frames, then is seen rolling at 2 m/s.
+    const blurred: Path = (t) => (t < 10 * DT ? null : [800 + 1.6 * (t - 10 * DT), 560 - 1.2 * (t - 10 * DT)]);
+    const x = input({ white: blurred, red: still([2300, 900]), yellow: still([2000, 300]) });
+    const maybes = added(x).filter((e) => e.t < 10 * DT);
+    for (const rail of ['head', 'foot', 'left', 'right'] as const) expect(maybes.filter((e) => e.kind === 'cushion' && e.rail === rail && e.ball === 'white' && e.maybe)).toHaveLength(2);
+    // Its contacts with each other ball (left unnamed where they fall within a frame of each other: a burst).
+    expect(maybes.filter((e) => e.kind === 'ball' && e.maybe).length).toBeGreaterThanOrEqual(4);
+    // The rules count their own maybes: a second pass adds nothing.
+    const once = withDoubts(x);
+    expect(withDoubts({ ...x, events: once })).toHaveLength(once.length);
+    // Seen at rest and leaving in view, or seen again after a short gap that the straight way fits, it adds none of these.
+    const inView = input({ white: moving([800, 560], 10 * DT, [1.6, -1.2]), red: still([2300, 900]), yellow: still([2000, 300]) });
+    const early = (e: DoubtEvent) => e.kind === 'cushion' && e.t < 12 * DT; // (it reaches the left rail later: that one is possibleRails')
+    expect(added(inView).filter(early)).toEqual([]);
+    const underCue: Path = (t) => (t < 8 * DT ? [800, 560] : t < 11 * DT ? null : [800 + 1.6 * (t - 9 * DT), 560 - 1.2 * (t - 9 * DT)]);
+    expect(added(input({ white: underCue, red: still([2300, 900]), yellow: still([2000, 300]) })).filter(early)).toEqual([]);
+  });
+
+  it('TC-1: a ball seen again far from where it lay, after a gap longer than the way there needs at the speed it then had, maybe met rails and balls meanwhile', () => {
+    // At rest at (1330, 631) until frame 5, out of sight for 27 frames, then 520 mm away at 2 m/s: the way there takes 8 frames.
+    const gone: Path = (t) => (t < 5 * DT ? [1330, 631] : t < 32 * DT ? null : [815 - 1.55 * (t - 32 * DT), 559 - 1.3 * (t - 32 * DT)]);
+    const x = input({ yellow: gone, red: still([1925, 326]), white: still([2392, 178]) });
+    const cushions = added(x).filter((e) => e.kind === 'cushion' && e.maybe && e.ball === 'yellow' && e.t > 4 * DT && e.t < 32 * DT);
+    expect(cushions).toHaveLength(8);
+  });
+
   it('adds nothing a second time: what it states, it counts as stated (property over random paths)', () => {
     const point = fc.tuple(fc.integer({ min: 40, max: 2800 }), fc.integer({ min: 40, max: 1380 }));
     const vel = fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }));
