@@ -189,7 +189,8 @@ const sameFrameWithin = (a: readonly Seen[], b: readonly Seen[], mm: number) => 
  * not in the frames), or seen again after a gap since it lay still that the straight way from
  * there, at the speed it then had, explains with more than four frames to spare. What it met
  * meanwhile is not in the frames: maybe a cushion of each rail and a contact with each other
- * ball, twice over, spread over that stretch, so that the engine asks where they would matter.
+ * ball not seen lying still throughout, twice over, spread over that stretch, so that the
+ * engine asks where they would matter.
  */
 export function departedUnseen({ tracks, dt, events }: Pick<DoubtInput, 'tracks' | 'dt' | 'events'>): DoubtEvent[] {
   const out: DoubtEvent[] = [];
@@ -208,7 +209,8 @@ export function departedUnseen({ tracks, dt, events }: Pick<DoubtInput, 'tracks'
     }
     if (!stretch) continue;
     const [from, to] = stretch;
-    const others = [...tracks.keys()].filter((o) => o !== ball);
+    // A ball it met there moved (RULES §10): not one seen lying still in one place throughout.
+    const others = [...tracks].filter(([o, path]) => o !== ball && !stillThrough(path, from - dt, to + 3 * dt)).map(([o]) => o);
     const round: DoubtEvent[] = [...rails.map((rail) => ({ kind: 'cushion' as const, rail, ball, t: 0, maybe: true as const })), ...others.map((o) => ({ kind: 'ball' as const, balls: [ball, o] as [string, string], t: 0, maybe: true as const }))];
     const wanted = [...round, ...round];
     // Those already stated as maybe in the stretch count (the rules run again on their own output).
@@ -221,6 +223,13 @@ export function departedUnseen({ tracks, dt, events }: Pick<DoubtInput, 'tracks'
     }
   }
   return out;
+}
+
+/** Seen, and in one place (within DEPART_MM), in every frame from `from` to `to`. */
+function stillThrough(samples: readonly TrackSample[], from: number, to: number): boolean {
+  const span = samples.filter((x) => x.t >= from && x.t <= to);
+  const first = span[0]?.at;
+  return !!first && span.every((x) => x.at !== null && dist(x.at, first) <= DEPART_MM);
 }
 
 /** Does the stated maybe `a` stand for the planned `b`: a cushion of that ball and rail, or a contact whose named balls are of that pair (a burst leaves them unnamed)? */
