@@ -1,5 +1,5 @@
 import type { Calibration } from './calibration.ts';
-import { findContacts, type ContactEvent, type TrackSample } from './contacts.ts';
+import { findContacts, type ContactEvent, type ContactResult, type TrackSample } from './contacts.ts';
 import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
 import { findPockets, type PocketSpec } from './pockets.ts';
@@ -94,7 +94,8 @@ export class VisionTracker {
   readonly detector: Detector;
   readonly ballRadius: number;
   private readonly stillMm: number;
-  private readonly pixelMm: number;
+  /** mm per pixel at the table's centre (the detector's floor for a bend; recorded with a shot's paths for reading them again). */
+  readonly pixelMm: number;
   private readonly tracks: BallTrack[];
   private state: 'rest' | 'moving' = 'rest';
   /** Frames of the current shot, and a few before it. */
@@ -333,27 +334,15 @@ export class VisionTracker {
     for (const b of this.tracks) tracks.set(b.id, used.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
     const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
-    let events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
     // Every frame (the analysis above runs on every other one above 40 fps).
     const full = step === 1 ? tracks : new Map(this.tracks.map((b) => [b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null }))]));
-    events.push(...this.skittleEvents(full));
-    if (this.options.pockets?.length) for (const p of findPockets({ tracks, pockets: this.options.pockets, dt: this.dt * step })) events.push({ kind: 'pocket', ball: p.ball, t: Math.round(p.t) });
-    // Something bent a path and nothing explains it: maybe a contact (the ball's partner unknown),
-    // maybe an arm or the cue over it — the engine reads it both ways. At a rail with no other
-    // ball in reach: a rail hit whose geometry did not fit, ball unknown.
-    for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t), maybe: true } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t), maybe: true });
+    const read: ShotEventOut[] = this.skittleEvents(full);
+    if (this.options.pockets?.length) for (const p of findPockets({ tracks, pockets: this.options.pockets, dt: this.dt * step })) read.push({ kind: 'pocket', ball: p.ball, t: Math.round(p.t) });
+    const stated = statedEvents(found, read);
     // What the camera cannot rule out, and what it stated without being sure of (doubts.ts).
-    events = withDoubts({ ...this.doubtContext(full, frames, restFrames, events), events }) as ShotEventOut[];
     const doubted = this.doubtedIds();
-    const since = this.identityDoubtSince ?? Infinity;
-    const hide = (id: string | null, t: number) => (id !== null && doubted.has(id) && t >= since - 2 * this.dt ? null : id);
-    for (const e of events) {
-      if (e.kind === 'ball') {
-        // A pair of the two doubted balls is still that pair, whichever is which.
-        if (!(e.balls[0] !== null && e.balls[1] !== null && doubted.has(e.balls[0]) && doubted.has(e.balls[1]))) e.balls = [hide(e.balls[0], e.t), hide(e.balls[1], e.t)];
-      } else if (e.kind === 'cushion' || e.kind === 'pocket' || e.kind === 'off-table') e.ball = hide(e.ball, e.t);
-      else e.by = hide(e.by, e.t);
-    }
+    const doubtFrom = (this.identityDoubtSince ?? Infinity) - 2 * this.dt;
+    const events = hideDoubted(withDoubts({ ...this.doubtContext(full, frames, restFrames, stated), events: stated }) as ShotEventOut[], doubted, doubtFrom);
     this.lastShotPaths = {
       paths: Object.fromEntries(this.tracks.map((b) => [b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null, clear: !o.partial.has(b.id) }))])),
       ballRadius: this.ballRadius,
@@ -419,6 +408,32 @@ export class VisionTracker {
     // Every frame (not the analysis' every other one): the fall is timed to a frame.
     return fallEvents({ falls, tracks: full, ballRadius: this.ballRadius, dt: this.dt }).map((f) => ({ kind: 'skittle', skittle: f.skittle, by: f.by, t: Math.round(f.t) }));
   }
+}
+
+/**
+ * A shot's events as the tracker states them before its doubts: the contacts found in its
+ * paths, the other events it read (skittle falls, pockets), and each bend nothing explains —
+ * maybe a contact (the ball's partner unknown), maybe an arm or the cue over it (the engine
+ * reads it both ways); at a rail with no other ball in reach, a rail hit whose geometry did
+ * not fit, ball unknown. Also used to read recorded paths again (tests/bench/fusion-rejudge.ts).
+ */
+export function statedEvents(found: ContactResult, read: readonly ShotEventOut[]): ShotEventOut[] {
+  const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
+  events.push(...read);
+  for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t), maybe: true } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t), maybe: true });
+  return events;
+}
+
+/** The same-coloured balls in doubt (the skittle games' two whites) unnamed in every event from `since` on; a pair of both stays that pair. */
+export function hideDoubted(events: ShotEventOut[], doubted: ReadonlySet<string>, since: number): ShotEventOut[] {
+  const hide = (id: string | null, t: number) => (id !== null && doubted.has(id) && t >= since ? null : id);
+  for (const e of events) {
+    if (e.kind === 'ball') {
+      if (!(e.balls[0] !== null && e.balls[1] !== null && doubted.has(e.balls[0]) && doubted.has(e.balls[1]))) e.balls = [hide(e.balls[0], e.t), hide(e.balls[1], e.t)];
+    } else if (e.kind === 'cushion' || e.kind === 'pocket' || e.kind === 'off-table') e.ball = hide(e.ball, e.t);
+    else e.by = hide(e.by, e.t);
+  }
+  return events;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;

@@ -6,6 +6,8 @@ import type { Match } from '../../hub/rules/match.ts';
 import { createMatch, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
 import { judge, truthShots, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
 import { withDoubts, cueBallDoubts, type DoubtEvent } from '../../hub/vision/doubts.ts';
+import { findContacts } from '../../hub/vision/contacts.ts';
+import { hideDoubted, statedEvents, type ShotEventOut } from '../../hub/vision/tracker.ts';
 
 /**
  * `npx tsx tests/bench/fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]`: the engine's decisions on
@@ -19,6 +21,12 @@ import { withDoubts, cueBallDoubts, type DoubtEvent } from '../../hub/vision/dou
  * (hub/vision/doubts.ts) applied over the recorded paths. The skittle watch's readings are
  * not recorded, so the "skittle a ball reached" doubt stays as the run's tracker stated it.
  *
+ * `--contacts`: the camera's contacts found again in the recorded paths with today's
+ * contacts.ts, as the tracker does (every other frame above 40 fps), before today's doubts;
+ * its other events (skittle falls, pockets) as recorded. The detector's floor for a bend
+ * needs the tracker's mm per pixel: recorded since 2026-12-02, else `--pixel-mm N` (5 if not
+ * given; 640×360 renders are 4.5–6). The fused readings then use that camera too.
+ *
  * A stream is judged only when it finished. Records written without the truth's resting
  * places get them from the physics again (`--seed N`: the run's VISION_SEED), checked against
  * the recorded truth's events.
@@ -31,7 +39,11 @@ const seedAt = args.indexOf('--seed');
 const seed = seedAt >= 0 ? Number(args[seedAt + 1]) : null;
 // --prompts: list every prompted shot, its fused reading beside the truth.
 const showPrompts = args.includes('--prompts');
-const files = args.filter((a, k) => a !== '--prompts' && (seedAt < 0 || (k !== seedAt && k !== seedAt + 1)));
+const fromPaths = args.includes('--contacts');
+const pixelAt = args.indexOf('--pixel-mm');
+const pixelMm = pixelAt >= 0 ? Number(args[pixelAt + 1]) : 5;
+const valued = new Set([seedAt, pixelAt].filter((k) => k >= 0).flatMap((k) => [k, k + 1]));
+const files = args.filter((a, k) => a !== '--prompts' && a !== '--contacts' && !valued.has(k));
 if (!files.length) {
   console.error('usage: fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]');
   process.exit(2);
@@ -92,7 +104,8 @@ for (const [key, records] of streams) {
       seenCamera = createMatch(setup);
       log = [];
     }
-    const input = r.fusionInput!;
+    const recorded = r.fusionInput!;
+    const input = fromPaths && recorded.paths ? { ...recorded, camera: cameraFromPaths(recorded) } : recorded;
     const truthShot: Shot = { events: [...input.truth], positions: input.truthPositions! };
     const inputs = playTruth(truth, truthShot);
     const expected = truth.view().shots.at(-1)!;
@@ -127,16 +140,44 @@ if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, without f
 if (showPrompts) console.log(`\n${prompts.join('\n')}`);
 console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');
 
+/** The camera shot found again in the recorded paths: today's contacts, then today's doubts, as the tracker's analysis runs them. */
+function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {
+  const paths = input.paths!;
+  const full = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at }))]));
+  const dt = frameMs(paths);
+  // Above 40 fps the tracker looks for bends on every other frame, counted from the last.
+  const step = dt < 25 ? 2 : 1;
+  const used = new Map([...full].map(([ball, samples]) => [ball, samples.filter((_, i) => (samples.length - 1 - i) % step === 0)]));
+  const spots = input.options.skittles ?? [];
+  const obstacles = spots.filter((k) => !paths.standing || paths.standing.includes(k.id)).map((k) => ({ at: k.at, radius: k.radius }));
+  const found = findContacts({ tracks: used, dt: dt * step, ballRadius: paths.ballRadius, table: input.options.table, obstacles, pixelMm: input.pixelMm ?? pixelMm });
+  const read = input.camera.events.filter((e) => e.kind !== 'ball' && e.kind !== 'cushion') as ShotEventOut[];
+  const stated = statedEvents(found, read);
+  const events = withDoubts({ ...doubtInput(input, full, dt), events: stated as DoubtEvent[] }) as ShotEventOut[];
+  const doubt = paths.doubt;
+  return { ...input.camera, events: hideDoubted(events, new Set(doubt?.balls ?? []), doubt?.since ?? Infinity) as Shot['events'] };
+}
+
 /** The recorded camera shot with today's doubts over the recorded paths (the paths' frames are every frame, on the camera's clock). */
 function cameraNow(input: NonNullable<ShotRecord['fusionInput']>, cueBall: string | null): Shot {
   const { camera, paths } = input;
   if (!paths) return camera;
   const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at }))]));
-  const times = Object.values(paths.paths)[0]?.map((x) => x.t) ?? [];
-  const dt = times.length > 1 ? (times.at(-1)! - times[0]!) / (times.length - 1) : 1000 / 30;
-  const spots = (input.options.skittles ?? []).map((k) => ({ id: k.id, at: k.at, base: 2 * k.radius }));
-  // Records do not name the pockets: the skittle game on a 3.55 m table is the pyramid one, with pockets.
-  const events = withDoubts({ tracks, dt, ballRadius: paths.ballRadius, table: input.options.table, events: camera.events as DoubtEvent[], spots, ...(paths.standing ? { standingBefore: paths.standing } : {}), partial: new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x.at && !x.clear).map((x) => x.t))])), pockets: input.options.skittles !== undefined && input.options.table.length > 3000 });
+  const events = withDoubts({ ...doubtInput(input, tracks, frameMs(paths)), events: camera.events as DoubtEvent[] });
   // As the hub scores the camera alone: with the doubts that need the match's cue ball.
   return { ...camera, events: (cueBall ? cueBallDoubts(events, paths.paths, cueBall) : events) as Shot['events'] };
+}
+
+/** The paths' frame interval: their span over their count (every frame is in them). */
+function frameMs(paths: NonNullable<NonNullable<ShotRecord['fusionInput']>['paths']>): number {
+  const times = Object.values(paths.paths)[0]?.map((x) => x.t) ?? [];
+  return times.length > 1 ? (times.at(-1)! - times[0]!) / (times.length - 1) : 1000 / 30;
+}
+
+/** What doubts.ts needs of a recorded shot besides its events (the skittle watch's readings are not recorded). */
+function doubtInput(input: NonNullable<ShotRecord['fusionInput']>, tracks: Map<string, { t: number; at: [number, number] | null }[]>, dt: number) {
+  const paths = input.paths!;
+  const spots = (input.options.skittles ?? []).map((k) => ({ id: k.id, at: k.at, base: 2 * k.radius }));
+  // Records do not name the pockets: the skittle game on a 3.55 m table is the pyramid one, with pockets.
+  return { tracks, dt, ballRadius: paths.ballRadius, table: input.options.table, spots, ...(paths.standing ? { standingBefore: paths.standing } : {}), partial: new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x.at && !x.clear).map((x) => x.t))])), pockets: input.options.skittles !== undefined && input.options.table.length > 3000 };
 }

@@ -59,8 +59,8 @@ export interface ShotRecord {
   events: { truth: readonly ShotEvent[]; camera: readonly ShotEvent[] };
   /** The camera's resting places (the truth's are in the physics). */
   positions: Record<string, readonly [number, number]>;
-  /** `paths` null: the camera saw no single shot (fused = contacts only). `truthPositions`: the truth's resting places (records written before it have none; they cannot be judged again). */
-  fusionInput?: { sensors: Shot; camera: Shot; paths: ShotPaths | null; options: TrackFuseOptions; truth: readonly ShotEvent[]; truthPositions?: Shot['positions']; firstT: number };
+  /** `paths` null: the camera saw no single shot (fused = contacts only). `truthPositions`: the truth's resting places (records written before it have none; they cannot be judged again). `pixelMm`: the tracker's, for finding the contacts in the paths again (records before 2026-12-02 have none). */
+  fusionInput?: { sensors: Shot; camera: Shot; paths: ShotPaths | null; options: TrackFuseOptions; truth: readonly ShotEvent[]; truthPositions?: Shot['positions']; firstT: number; pixelMm?: number };
 }
 
 export interface StreamSpec {
@@ -267,7 +267,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       events: { truth: truthShot.events, camera: cameraAlone.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
       positions: camShot.positions ?? {},
       // Everything fusion was given, to try fusion again without rendering (VISION_FUSION_INPUT=1).
-      ...(process.env.VISION_FUSION_INPUT === '1' ? { fusionInput: { sensors, camera: camShot, paths, options: trackOptions, truth: truthShot.events, ...(truthShot.positions ? { truthPositions: truthShot.positions } : {}), firstT } } : {}),
+      ...(process.env.VISION_FUSION_INPUT === '1' ? { fusionInput: { sensors, camera: camShot, paths, options: trackOptions, truth: truthShot.events, ...(truthShot.positions ? { truthPositions: truthShot.positions } : {}), firstT, pixelMm: tracker.pixelMm } } : {}),
     });
   }
 }
