@@ -15,7 +15,8 @@ import { frameInterval, type Rail, type TrackSample } from './contacts.ts';
  * - **a standing skittle a ball reached** that was not seen standing at rest;
  * - **a ball last seen moving and never again** (off the table, or into a pocket);
  * - **a ball that left its place unseen** for longer than its way needs (blurred past the
- *   detector, or out of sight): a cushion of each rail and a contact with each ball, twice;
+ *   detector, or out of sight): a cushion of each rail and a contact with each ball that
+ *   moved, twice;
  * - and it doubts what the tracker stated: a contact with a ball that never moved, or before any
  *   ball moved; a fall before any ball moved, or as the cue ball left the spot's side; and every
  *   contact of a burst of three balls within a frame (pairs and order not in the frames).
