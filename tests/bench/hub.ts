@@ -127,7 +127,7 @@ function cameraFigure(before: string, after: string): CameraFigure {
   };
 }
 
-/** Reads the hub's memory gauges from its /metrics. */
+/** Reads the hub's memory gauges, shed counts and event loop delay from its /metrics. */
 async function scrapeMetrics(url: string): Promise<{ heapMb: number; externalMb: number; shed: Record<string, number>; loopP99Ms: number; loopMaxMs: number }> {
   // A hub far behind may not answer in time: its figures are unknown then, not a failed bench.
   const text = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then((r) => r.text()).catch(() => '');
@@ -416,10 +416,10 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const sampler = setInterval(sample, 200);
     // With cameras: /metrics at the end of the warm-up, to take their figures over the measured window.
     const cameraMetricsAtStart = cameras ? new Promise<string>((resolve) => setTimeout(() => resolve(fetch(metricsUrl).then((r) => r.text())), Math.max(0, measureFrom - monotonicMs()))) : null;
-    // What was shed, scraped at each segment's start and at the end; the load average at each end.
-    const shedAt: ReturnType<typeof scrapeMetrics>[] = [];
+    // /metrics at each segment's start and at the end (what was shed, the loop delay); the load average at each end.
+    const scrapesAt: ReturnType<typeof scrapeMetrics>[] = [];
     const loadAt: number[] = [];
-    const boundaryTimers = segments.map((_, i) => setTimeout(() => shedAt.push(scrapeMetrics(metricsUrl)), segStart[i]! - monotonicMs()));
+    const boundaryTimers = segments.map((_, i) => setTimeout(() => scrapesAt.push(scrapeMetrics(metricsUrl)), segStart[i]! - monotonicMs()));
 
     let running = true;
     const timers = new Set<NodeJS.Timeout>();
@@ -508,7 +508,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     running = false;
     timers.forEach((t) => clearTimeout(t));
     boundaryTimers.forEach((t) => clearTimeout(t));
-    shedAt.push(scrapeMetrics(metricsUrl));
+    scrapesAt.push(scrapeMetrics(metricsUrl));
     sample();
     // What the hub still owes: wait until every hit arrived (or DRAIN_MS), then the last shots end.
     const drainUntil = monotonicMs() + DRAIN_MS;
@@ -524,7 +524,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
     const camera = cameraMetricsAtStart ? cameraFigure(await cameraMetricsAtStart, await (await fetch(metricsUrl)).text()) : undefined;
-    const shedSnapshots = await Promise.all(shedAt);
+    const boundaryScrapes = await Promise.all(scrapesAt);
     const onPages = await Promise.all(pages.map(async (p) => ({ table: p.table, hits: await p.collect() })));
 
     const received = await ask<{ hits: [string, number, number, number][]; states: [string, number, number][]; loopP99Ms: number; loopMaxMs: number }>('report');
@@ -626,8 +626,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         if (latency === undefined) recoveryS = Infinity;
         else if (latency > RECOVERED_MS) recoveryS = Math.max(recoveryS, (h.mono + latency - from) / 1000);
       }
-      const before = shedSnapshots[s]?.shed ?? {};
-      const after = shedSnapshots[s + 1]?.shed ?? scraped.shed;
+      const before = boundaryScrapes[s]?.shed ?? {};
+      const after = boundaryScrapes[s + 1]?.shed ?? scraped.shed;
       const shed = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
       return {
         label: segment.label,
@@ -658,8 +658,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         heapMb: scraped.heapMb,
         externalMb: scraped.externalMb,
         shed,
-        loopP99Ms: shedSnapshots[s + 1]?.loopP99Ms ?? NaN,
-        loopMaxMs: shedSnapshots[s + 1]?.loopMaxMs ?? NaN,
+        loopP99Ms: boundaryScrapes[s + 1]?.loopP99Ms ?? NaN,
+        loopMaxMs: boundaryScrapes[s + 1]?.loopMaxMs ?? NaN,
         subscriberLoopP99Ms: round2(received.loopP99Ms),
         subscriberLoopMaxMs: round2(received.loopMaxMs),
         ...(camera ? { camera } : {}),
