@@ -329,8 +329,8 @@ export class VisionTracker {
     const tracks = new Map<string, TrackSample[]>();
     // Above ~40 fps, every other frame: a bend must show against the centroid jitter, and at
     // 60 fps a frame's motion is half as large for the same jitter. Times stay interpolated.
-    const step = this.dt < 25 ? 2 : 1;
-    const used = frames.filter((_, i) => (frames.length - 1 - i) % step === 0);
+    const step = analysisStep(this.dt);
+    const used = everyStep(frames, step);
     for (const b of this.tracks) tracks.set(b.id, used.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
     const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
@@ -409,6 +409,11 @@ export class VisionTracker {
     return fallEvents({ falls, tracks: full, ballRadius: this.ballRadius, dt: this.dt }).map((f) => ({ kind: 'skittle', skittle: f.skittle, by: f.by, t: Math.round(f.t) }));
   }
 }
+
+/** Above ~40 fps the contact analysis takes every other frame (see analyse). */
+export const analysisStep = (dt: number): 1 | 2 => (dt < 25 ? 2 : 1);
+/** Every `step`-th frame, counted back from the last (the rest frames end every shot alike). */
+export const everyStep = <T>(frames: readonly T[], step: number): T[] => frames.filter((_, i) => (frames.length - 1 - i) % step === 0);
 
 /**
  * A shot's events as the tracker states them before its doubts: the contacts found in its

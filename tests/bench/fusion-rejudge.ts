@@ -7,7 +7,7 @@ import { createMatch, playTruth, replay } from '../../hardware/simulator/match-h
 import { judge, truthShots, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
 import { withDoubts, cueBallDoubts, type DoubtEvent } from '../../hub/vision/doubts.ts';
 import { findContacts } from '../../hub/vision/contacts.ts';
-import { hideDoubted, statedEvents, type ShotEventOut } from '../../hub/vision/tracker.ts';
+import { analysisStep, everyStep, hideDoubted, statedEvents, type ShotEventOut } from '../../hub/vision/tracker.ts';
 
 /**
  * `npx tsx tests/bench/fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]`: the engine's decisions on
@@ -42,10 +42,14 @@ const showPrompts = args.includes('--prompts');
 const fromPaths = args.includes('--contacts');
 const pixelAt = args.indexOf('--pixel-mm');
 const pixelMm = pixelAt >= 0 ? Number(args[pixelAt + 1]) : 5;
+if (!(pixelMm > 0 && pixelMm < 100)) {
+  console.error(`--pixel-mm wants the tracker's mm per pixel (a number above 0, 640×360 renders are 4.5–6), not "${args[pixelAt + 1] ?? ''}"`);
+  process.exit(2);
+}
 const valued = new Set([seedAt, pixelAt].filter((k) => k >= 0).flatMap((k) => [k, k + 1]));
 const files = args.filter((a, k) => a !== '--prompts' && a !== '--contacts' && !valued.has(k));
 if (!files.length) {
-  console.error('usage: fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …]');
+  console.error('usage: fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …] [--seed N] [--prompts] [--contacts [--pixel-mm N]]');
   process.exit(2);
 }
 const streams = new Map<string, ShotRecord[]>();
@@ -145,9 +149,8 @@ function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {
   const paths = input.paths!;
   const full = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at }))]));
   const dt = frameMs(paths);
-  // Above 40 fps the tracker looks for bends on every other frame, counted from the last.
-  const step = dt < 25 ? 2 : 1;
-  const used = new Map([...full].map(([ball, samples]) => [ball, samples.filter((_, i) => (samples.length - 1 - i) % step === 0)]));
+  const step = analysisStep(dt);
+  const used = new Map([...full].map(([ball, samples]) => [ball, everyStep(samples, step)]));
   const spots = input.options.skittles ?? [];
   const obstacles = spots.filter((k) => !paths.standing || paths.standing.includes(k.id)).map((k) => ({ at: k.at, radius: k.radius }));
   const found = findContacts({ tracks: used, dt: dt * step, ballRadius: paths.ballRadius, table: input.options.table, obstacles, pixelMm: input.pixelMm ?? pixelMm });
