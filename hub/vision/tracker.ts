@@ -293,17 +293,26 @@ export class VisionTracker {
     return false;
   }
 
-  /** A ball left the place it rested at (two frames in a row more than 6 mm away). */
+  /**
+   * A ball left the place it rested at: two frames in a row more than 6 mm from it. Its place
+   * is where its last five sightings lie (their median), not the mean of the whole lead-in: a
+   * ball declared at rest while it still crept (slower than `stillMm` per 70 ms, a coarse
+   * camera's noise) lies a centimetre or two from that mean once it has stopped, and a
+   * "departure" from there was a phantom strike and an empty shot after the real one. A ball
+   * still creeping has its creep over those sightings added to the 6 mm.
+   */
   private departed(): boolean {
     const h = this.history;
     if (h.length < 6) return false;
     for (const b of this.tracks) {
       const ref = h.slice(0, -2).map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
       if (ref.length < 3) continue;
-      const m = [ref.reduce((s, p) => s + p[0], 0) / ref.length, ref.reduce((s, p) => s + p[1], 0) / ref.length];
+      const last = ref.slice(-5);
+      const m = [medianOf(last.map((p) => p[0])), medianOf(last.map((p) => p[1]))] as const;
+      const away = 6 + Math.hypot(last.at(-1)![0] - last[0]![0], last.at(-1)![1] - last[0]![1]);
       const a = h[h.length - 1]!.at[b.id];
       const c = h[h.length - 2]!.at[b.id];
-      if (a && c && Math.hypot(a[0] - m[0]!, a[1] - m[1]!) > 6 && Math.hypot(c[0] - m[0]!, c[1] - m[1]!) > 6) return true;
+      if (a && c && Math.hypot(a[0] - m[0], a[1] - m[1]) > away && Math.hypot(c[0] - m[0], c[1] - m[1]) > away) return true;
     }
     return false;
   }
@@ -442,6 +451,7 @@ export function hideDoubted(events: ShotEventOut[], doubted: ReadonlySet<string>
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const medianOf = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /**
  * A ball's resting place from its clear sightings over the rest period: the mean of those
@@ -452,11 +462,7 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 export function restingPlace(clear: readonly [number, number][], frames: number, pixelMm: number): [number, number] | null {
   const need = Math.max(3, Math.ceil(frames / 3));
   if (clear.length < need) return null;
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s[s.length >> 1]!;
-  };
-  const m = [median(clear.map((p) => p[0])), median(clear.map((p) => p[1]))];
+  const m = [medianOf(clear.map((p) => p[0])), medianOf(clear.map((p) => p[1]))];
   const tol = 3 + 0.5 * pixelMm;
   const close = clear.filter((p) => Math.hypot(p[0] - m[0]!, p[1] - m[1]!) <= tol);
   if (close.length < need || close.length < 0.8 * clear.length) return null;
