@@ -13,7 +13,8 @@ import { frameInterval, type Rail, type TrackSample } from './contacts.ts';
  * - **a rail it may have touched between two frames**, with no cushion of it stated then;
  * - **two balls that came within touching distance** with no contact of either stated (a thin kiss);
  * - **a standing skittle a ball reached** that was not seen standing at rest;
- * - **a ball last seen moving and never again** (off the table, or into a pocket);
+ * - **a ball last seen moving and never again** (off the table, or into a pocket), and, when it
+ *   was seen away from its place in that last frame only, the contact that set it moving;
  * - **a ball that left its place unseen** for longer than its way needs (blurred past the
  *   detector, or out of sight): a cushion of each rail and a contact with each ball that
  *   moved, twice;
@@ -246,7 +247,7 @@ function sameDoubt(a: DoubtEvent, b: DoubtEvent): boolean {
  * arm hid it for good. Maybe either way: a jump off the table is a foul (G-7) that silence
  * would miss, and a lost ball stated as gone for sure would be a made-up foul.
  */
-export function lostForGood({ tracks, dt, events, pockets }: DoubtInput): DoubtEvent[] {
+export function lostForGood({ tracks, dt, events, pockets, cueBall }: DoubtInput): DoubtEvent[] {
   const out: DoubtEvent[] = [];
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
@@ -255,8 +256,14 @@ export function lostForGood({ tracks, dt, events, pockets }: DoubtInput): DoubtE
     if (samples.at(-1)!.t - last.t < 3 * dt) continue; // out of sight for a moment only
     const before = s.at(-2)!;
     if (dist(before.at, last.at) < 2) continue; // lay still where it was last seen: on the table, under an arm
-    if (events.some((e) => (e.kind === 'pocket' || e.kind === 'off-table') && e.ball === ball)) continue;
     const t = Math.round(last.t + dt / 2);
+    // Struck from rest and gone at once (seen away from its place in one frame only, so no
+    // departure is found): a ball at rest leaves only when struck, and without that contact the
+    // engine holds the ball still and rules its jump out — the foul missed (held-out seed 14141,
+    // three-cushion s23 #8: the yellow, hit into the rail, jumped it 9 ms later).
+    const struck = events.some((e) => e.kind === 'ball' && (e.balls.includes(ball) || e.balls.includes(null)) && e.t >= before.t - 2 * dt && e.t <= t);
+    if (!struck && ball !== cueBall && !departures(tracks, dt).some((m) => m.ball === ball)) out.push({ kind: 'ball', balls: [ball, null], t: Math.round((before.t + last.t) / 2), maybe: true });
+    if (events.some((e) => (e.kind === 'pocket' || e.kind === 'off-table') && e.ball === ball)) continue;
     out.push({ kind: 'off-table', ball, t, maybe: true });
     if (pockets) out.push({ kind: 'pocket', ball, t, maybe: true });
   }

@@ -138,6 +138,23 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(added(input({ white: moving([500, 700], 100, [1, 0]), red: hidden })).filter((e) => e.kind === 'off-table')).toEqual([]);
   });
 
+
+  it('G-7, RULES §10: a ball struck from rest and lost in the next frame gets the contact that set it moving, so its jump is not ruled out (seed 14141, three-cushion s23 #8)', () => {
+    // The resting yellow, struck into the left rail (the white's path is not the point here),
+    // is seen once 17 mm away, then never again: it jumped the rail. No departure of it is in the frames.
+    const gone: Path = (t) => (t < 640 ? [2044, 67] : t < 670 ? [2038, 51] : null);
+    const x = input({ white: moving([1000, 1000], 100, [0.5, 0]), yellow: gone });
+    const got = added(x);
+    expect(got.filter((e) => e.kind === 'off-table')).toEqual([{ kind: 'off-table', ball: 'yellow', t: expect.any(Number), maybe: true }]);
+    const struck = got.filter((e) => e.kind === 'ball' && e.balls.includes('yellow'));
+    expect(struck).toEqual([{ kind: 'ball', balls: ['yellow', null], t: expect.any(Number), maybe: true }]);
+    // Before the jump, after its last sighting at home.
+    expect(struck[0]!.t).toBeGreaterThan(633);
+    expect(struck[0]!.t).toBeLessThan(got.find((e) => e.kind === 'off-table')!.t);
+    // A stated contact of it there, or the ball being the one the player struck: nothing added.
+    expect(added(input({ white: moving([1000, 1000], 100, [0.5, 0]), yellow: gone }, [{ kind: 'ball', balls: ['white', 'yellow'], t: 650 }])).filter((e) => e.kind === 'ball')).toEqual([]);
+    expect(added({ ...x, cueBall: 'yellow' }).filter((e) => e.kind === 'ball' && e.balls.includes('yellow'))).toEqual([]);
+  });
   it('three balls within a frame: a contact stated while a third ball moved within reach loses its pair, and each ball that left then may have been struck', () => {
     // The white (cue ball) strikes the yellow, which strikes the red resting beside it; the finder said white–red.
     const x = input({ white: moving([500, 700], 100, [2, 0]), yellow: moving([1200, 700], 450, [2, 0.5]), red: moving([1262, 730], 480, [2, 1]) }, [{ kind: 'ball', balls: ['white', 'red'], t: 470 }]);
