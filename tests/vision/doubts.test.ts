@@ -139,6 +139,18 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
   });
 
 
+  it('SK7P: a ball creeping into a pocket at 60 fps (under 2 mm a frame) maybe dropped; one lying still under an arm did not (seed 15151, pyramid s12 #4)', () => {
+    const dt = 1000 / 60;
+    const frames = (f: (t: number) => [number, number] | null) => Array.from({ length: 200 }, (_, i) => ({ t: i * dt, at: f(i * dt) }));
+    const creeping = frames((t) => (t < 2850 ? [57, 400 - 0.1 * t] : null)); // 0.1 m/s toward the corner pocket, gone at 2.85 s
+    const cue = frames((t) => [600 + 0.05 * t, 300]);
+    const base = { dt, ballRadius: 34, table: { length: 3550, width: 1775 }, events: [] as DoubtEvent[], pockets: true };
+    const lost = (one: typeof creeping) => withDoubts({ ...base, tracks: new Map([['cue', cue], ['one', one]]) }).filter((e) => (e.kind === 'pocket' || e.kind === 'off-table') && e.ball === 'one');
+    expect(lost(creeping).map((e) => e.kind).sort()).toEqual(['off-table', 'pocket']);
+    const stillThenHidden = frames((t) => (t < 2850 ? [57 + (Math.floor(t / dt) % 2) * 0.5, 120] : null));
+    expect(lost(stillThenHidden)).toEqual([]);
+  });
+
   it('G-7, RULES §10: a ball struck from rest and lost in the next frame gets the contact that set it moving, so its jump is not ruled out (seed 14141, three-cushion s23 #8)', () => {
     // The resting yellow, struck into the left rail (the white's path is not the point here),
     // is seen once 17 mm away, then never again: it jumped the rail. No departure of it is in the frames.
