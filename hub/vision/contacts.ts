@@ -21,6 +21,8 @@ export interface TrackSample {
   /** ms */
   t: number;
   at: [number, number] | null;
+  /** Not seen, and bare cloth where it last lay still: it has gone from there (tracker.ts, watchPlaces). */
+  bare?: true;
 }
 
 /** A shot's frame interval (ms): the median gap between the first path's samples (33 without any). */

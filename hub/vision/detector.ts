@@ -576,6 +576,40 @@ export class Detector {
   }
 
   /**
+   * Share of pixels in a disc on the cloth (z = 0) that look like bare cloth: the cloth's
+   * chroma, and neither brighter than the cloth around (a ball, a white sleeve) nor much
+   * darker (a dark sleeve or glove, whose chroma can pass for a dark cloth's). A place a ball
+   * lay at reads near 1 once the ball has gone, and low under a ball, a hand or an arm.
+   */
+  clothShare(frame: Frame, at: readonly [number, number], radiusMm: number): number {
+    const samples = this.discOf(frame, at, 0, radiusMm);
+    const i = Math.min(this.nx - 1, Math.max(0, Math.floor(at[0] / this.cell)));
+    const j = Math.min(this.ny - 1, Math.max(0, Math.floor(at[1] / this.cell)));
+    const cloth = this.blockY[((j / Detector.BLOCK) | 0) * this.bx + ((i / Detector.BLOCK) | 0)]!;
+    let bare = 0;
+    let su = 0;
+    let sv = 0;
+    const n = samples.length >> 1;
+    for (let s = 0; s < samples.length; s += 2) {
+      const y = frame.y[samples[s]!]!;
+      if (y > 1.45 * cloth || y < 0.7 * cloth || y < 20) continue;
+      const c = samples[s + 1]!;
+      const du = (frame.u[c]! - 128) / y - this.cloth.cu;
+      const dv = (frame.v[c]! - 128) / y - this.cloth.cv;
+      if (du * du + dv * dv >= 0.2 * 0.2) continue;
+      bare += 1;
+      su += du;
+      sv += dv;
+    }
+    if (!bare) return 0;
+    // Their mean chroma on the cloth's, closer than one pixel's noise allows: a blue sleeve over
+    // a grey-blue cloth passes pixel by pixel, not on average.
+    const mu = su / bare;
+    const mv = sv / bare;
+    return mu * mu + mv * mv < 0.08 * 0.08 ? bare / n : 0;
+  }
+
+  /**
    * The image samples (luma index, chroma index pairs) of objectShare's disc: a grid of
    * points over it, each projected once (the discs are skittle spots, the same every frame).
    */

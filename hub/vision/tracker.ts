@@ -60,6 +60,10 @@ interface BallTrack {
   /** mm per ms */
   v: [number, number];
   missed: number;
+  /** Lost while lying still: where it lay may be watched for bare cloth (see watchPlaces). */
+  stillWhenLost: boolean;
+  /** Frames in a row, while unseen, that showed bare cloth where it last lay still. */
+  bareFrames: number;
 }
 
 /** One sighting of a ball in a shot's path: where (null: not seen) and whether nothing was over it. */
@@ -67,6 +71,8 @@ export interface PathSample {
   t: number;
   at: [number, number] | null;
   clear: boolean;
+  /** Not seen, and bare cloth where it last lay still (it has gone from there). */
+  bare?: true;
 }
 
 /**
@@ -87,6 +93,8 @@ export interface FrameObservation {
   at: Record<string, [number, number] | null>;
   /** Balls seen with something over their edge this frame (positions less sure). */
   partial: Set<string>;
+  /** Balls unseen this frame whose place, where they last lay still, showed bare cloth. */
+  bare: Set<string>;
   detections: Detection[];
 }
 
@@ -130,7 +138,7 @@ export class VisionTracker {
     this.stillMm = Math.max(2.2, 0.8 * pixelMm);
     this.pixelMm = pixelMm;
     this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? DEFAULT_CELL });
-    this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0 }));
+    this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0, stillWhenLost: false, bareFrames: 0 }));
   }
 
   push(frame: Frame, t: number): TrackerMessage[] {
@@ -139,7 +147,8 @@ export class VisionTracker {
     const detections = this.detector.detect(frame, [...new Set(this.tracks.map((b) => b.colour))]);
     const partial = new Set<string>();
     const at = this.assign(detections, t, partial);
-    const obs: FrameObservation = { t, at, partial, detections };
+    const bare = this.watchPlaces(frame, at);
+    const obs: FrameObservation = { t, at, partial, bare, detections };
     this.latest = obs;
     this.trail.push({ t, at });
     this.history.push(obs);
@@ -148,9 +157,8 @@ export class VisionTracker {
     const moving = this.anyMoving();
     if (this.state === 'rest') {
       // Keep a short lead-in before a possible shot.
-      const keep = Math.max(8, Math.ceil(300 / Math.max(this.dt, 1)));
-      if (this.history.length > keep) this.history.splice(0, this.history.length - keep);
-      if (this.departed()) {
+      this.trimLeadIn(t);
+      if (this.departed() || this.vanished()) {
         this.state = 'moving';
         this.shotFrom = 0;
         this.stillFrames = 0;
@@ -317,6 +325,68 @@ export class VisionTracker {
     return false;
   }
 
+  /**
+   * Watches where each ball lost while lying still last lay: bare cloth there (no ball, no hand,
+   * no arm) means it has gone. A ball struck into a rail can jump the table within a frame of the
+   * stroke, with no frame showing it moving (held-out seed 15151, three-cushion s14 #8: the cue
+   * ball beside the left rail, gone 7 ms after the stroke) — without this no departure is ever
+   * seen, no strike and no shot are sent, and the foul goes unscored.
+   */
+  private watchPlaces(frame: Frame, at: Record<string, [number, number] | null>): Set<string> {
+    const bare = new Set<string>();
+    for (const b of this.tracks) {
+      if (at[b.id]) {
+        b.bareFrames = 0;
+        b.stillWhenLost = false;
+        continue;
+      }
+      if (b.missed === 1) b.stillWhenLost = this.layStill(b);
+      if (!b.last || !b.stillWhenLost) continue;
+      if (this.detector.clothShare(frame, b.last, 0.6 * this.ballRadius) >= 0.9) {
+        b.bareFrames += 1;
+        bare.add(b.id);
+      } else b.bareFrames = 0;
+    }
+    return bare;
+  }
+
+  /** Its last three sightings in this history lie within twice `stillMm` of the last. */
+  private layStill(b: BallTrack): boolean {
+    const seen: [number, number][] = [];
+    for (let k = this.history.length - 1; k >= 0 && seen.length < 3; k--) {
+      const p = this.history[k]!.at[b.id];
+      if (p) seen.push(p);
+    }
+    return seen.length === 3 && seen.every((p) => Math.hypot(p[0] - seen[0]![0], p[1] - seen[0]![1]) <= 2 * this.stillMm);
+  }
+
+  /**
+   * A ball lost while lying still whose place has shown bare cloth for 150 ms (at least three
+   * frames) in a row: it left unseen. Not a ball under a hand or an arm (its place is not
+   * cloth), nor one lost before this lead-in (it was not lying still in it).
+   */
+  private vanished(): boolean {
+    const need = Math.max(3, Math.ceil(150 / Math.max(this.dt, 1)));
+    const from = this.history[0]?.t ?? Infinity;
+    return this.tracks.some((b) => b.stillWhenLost && b.bareFrames >= need && b.lastT >= from);
+  }
+
+  /**
+   * The lead-in kept before a possible shot: 300 ms (at least 8 frames), and back to the last
+   * sightings of a ball lost while lying still in the last 3 s, so that a shot begun by its
+   * leaving unseen (vanished) holds where it lay.
+   */
+  private trimLeadIn(t: number): void {
+    const keep = Math.max(8, Math.ceil(300 / Math.max(this.dt, 1)));
+    let cut = this.history.length - keep;
+    const lost = this.tracks.filter((b) => b.stillWhenLost && b.missed > 0 && t - b.lastT < 3000).map((b) => b.lastT);
+    if (lost.length) {
+      const from = Math.min(...lost) - 6 * Math.max(this.dt, 1);
+      while (cut > 0 && this.history[cut - 1]!.t >= from) cut -= 1;
+    }
+    if (cut > 0) this.history.splice(0, cut);
+  }
+
   private watchSkittles(frame: Frame, at: Record<string, [number, number] | null>, t: number): void {
     for (const s of this.options.skittles ?? []) {
       // Only a ball over the sampled disc hides the skittle (balls rest right beside the spot skittles of SK7P-1).
@@ -340,11 +410,11 @@ export class VisionTracker {
     // 60 fps a frame's motion is half as large for the same jitter. Times stay interpolated.
     const step = analysisStep(this.dt);
     const used = everyStep(frames, step);
-    for (const b of this.tracks) tracks.set(b.id, used.map((o) => ({ t: o.t, at: o.at[b.id] ?? null })));
+    for (const b of this.tracks) tracks.set(b.id, used.map((o) => sampleOf(o, b.id)));
     const obstacles = (this.options.skittles ?? []).filter((s) => this.skittlesBefore.get(s.id) !== false).map((s) => ({ at: s.at, radius: s.base / 2 }));
     const found = findContacts({ tracks, dt: this.dt * step, ballRadius: this.ballRadius, table: this.options.calibration.table, obstacles, pixelMm: this.pixelMm });
     // Every frame (the analysis above runs on every other one above 40 fps).
-    const full = step === 1 ? tracks : new Map(this.tracks.map((b) => [b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null }))]));
+    const full = step === 1 ? tracks : new Map(this.tracks.map((b) => [b.id, frames.map((o) => sampleOf(o, b.id))]));
     const read: ShotEventOut[] = this.skittleEvents(full);
     if (this.options.pockets?.length) for (const p of findPockets({ tracks, pockets: this.options.pockets, dt: this.dt * step })) read.push({ kind: 'pocket', ball: p.ball, t: Math.round(p.t) });
     const stated = statedEvents(found, read);
@@ -353,7 +423,7 @@ export class VisionTracker {
     const doubtFrom = (this.identityDoubtSince ?? Infinity) - 2 * this.dt;
     const events = hideDoubted(withDoubts({ ...this.doubtContext(full, frames, restFrames, stated), events: stated }) as ShotEventOut[], doubted, doubtFrom);
     this.lastShotPaths = {
-      paths: Object.fromEntries(this.tracks.map((b) => [b.id, frames.map((o) => ({ t: o.t, at: o.at[b.id] ?? null, clear: !o.partial.has(b.id) }))])),
+      paths: Object.fromEntries(this.tracks.map((b) => [b.id, frames.map((o) => ({ ...sampleOf(o, b.id), clear: !o.partial.has(b.id) }))])),
       ballRadius: this.ballRadius,
       doubt: this.identityDoubtSince === null ? null : { balls: [...doubted], since: this.identityDoubtSince - 2 * this.dt },
       ...(this.options.skittles ? { standing: [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : [])) } : {}),
@@ -450,6 +520,8 @@ export function hideDoubted(events: ShotEventOut[], doubted: ReadonlySet<string>
   return events;
 }
 
+/** A ball's sample in one frame (bare: unseen, with bare cloth where it last lay still). */
+const sampleOf = (o: FrameObservation, id: string): TrackSample => (o.bare.has(id) ? { t: o.t, at: null, bare: true } : { t: o.t, at: o.at[id] ?? null });
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const medianOf = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 

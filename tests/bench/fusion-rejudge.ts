@@ -147,7 +147,7 @@ console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');
 /** The camera shot found again in the recorded paths: today's contacts, then today's doubts, as the tracker's analysis runs them. */
 function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {
   const paths = input.paths!;
-  const full = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at }))]));
+  const full = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at, ...(x.bare ? { bare: true as const } : {}) }))]));
   const dt = frameMs(paths);
   const step = analysisStep(dt);
   const used = new Map([...full].map(([ball, samples]) => [ball, everyStep(samples, step)]));
@@ -165,7 +165,7 @@ function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {
 function cameraNow(input: NonNullable<ShotRecord['fusionInput']>, cueBall: string | null): Shot {
   const { camera, paths } = input;
   if (!paths) return camera;
-  const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at }))]));
+  const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at, ...(x.bare ? { bare: true as const } : {}) }))]));
   const events = withDoubts({ ...doubtInput(input, tracks, frameMs(paths)), events: camera.events as DoubtEvent[] });
   // As the hub scores the camera alone: with the doubts that need the match's cue ball.
   return { ...camera, events: (cueBall ? cueBallDoubts(events, paths.paths, cueBall) : events) as Shot['events'] };

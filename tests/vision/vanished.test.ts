@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { VisionTracker, type TrackerMessage } from '../../hub/vision/tracker.ts';
+import { createMatch, playTruth } from '../../hardware/simulator/match-helpers.ts';
+import { seededRandom } from '../../hub/rules/random.ts';
+import { clipTracker } from '../../hardware/simulator/video/clip-tracker.ts';
+import { makeClip } from '../../hardware/simulator/video/clip.ts';
+import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
+import { streamSeed } from '../../hardware/simulator/video/accuracy.ts';
+import { calibrationOf, clipOf, still } from './helpers.ts';
+
+/**
+ * A ball that leaves the table before any frame shows it moving (tracker.ts, watchPlaces): it
+ * is seen lying still, then never again, and bare cloth shows where it lay. And the guard: a
+ * ball under a hand or an arm is unseen too, but its place is not bare cloth.
+ */
+describe('tracker: a ball gone from its place unseen', () => {
+  it('gives a strike and a shot in which it may have left the table (held-out seed 15151, three-cushion s14 #8, 30 fps)', () => {
+    const variant = 'three-cushion';
+    const setup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
+    const random = seededRandom(streamSeed(15151, variant, 14));
+    const planner = new VideoShotPlanner(variant);
+    const truth = createMatch(setup);
+    // Shots 0–7 of the stream played from the truth (tiny clips: only their random draws count).
+    for (let i = 0; i < 8; i++) {
+      const shot = planner.plan(truth.view().cueBall!, i === 0, truth.view().instructions, random);
+      const clip = makeClip({ ...shot, fps: 30, width: 64, height: 36, seed: Math.floor(random() * 2 ** 31) });
+      planner.rested(clip.timeline.result.balls);
+      playTruth(truth, clip.truth.shot);
+    }
+    const shot = planner.plan(truth.view().cueBall!, false, truth.view().instructions, random);
+    const clip = makeClip({ ...shot, fps: 30, width: 640, height: 360, seed: Math.floor(random() * 2 ** 31) });
+    // The truth: the yellow (cue ball), beside the left rail, hit it and jumped the table at 7 ms.
+    expect(clip.truth.shot.events.map((e) => e.kind)).toEqual(['cushion', 'off-table']);
+    const tracker = clipTracker(clip, shot, planner, variant);
+    const messages: TrackerMessage[] = [];
+    for (let i = 0; i < clip.frameCount; i++) messages.push(...tracker.push(clip.frame(i), Math.round((i * 1000) / clip.fps)));
+    messages.push(...tracker.finish());
+    expect(messages.map((m) => m.type)).toEqual(['strike', 'shot', 'rest']);
+    const events = messages[1]!.type === 'shot' ? messages[1]!.shot.events : [];
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'off-table', ball: 'yellow', maybe: true }));
+    expect(tracker.lastShotPaths!.paths.yellow!.some((s) => s.bare)).toBe(true);
+  }, 60_000);
+
+  // Skin tones and sleeves the renderer draws players with; cloths green, blue and grey-blue.
+  const covers: [string, [number, number, number]][] = [
+    ['light skin', [224, 172, 140]],
+    ['dark skin', [140, 96, 70]],
+    ['black sleeve', [30, 30, 34]],
+    ['white sleeve', [230, 230, 232]],
+    ['red sleeve', [120, 30, 40]],
+    ['blue sleeve', [60, 70, 110]],
+    ['grey sleeve', [200, 200, 190]],
+  ];
+  it.each([1, 2, 5, 6, 9])('a hand or an arm resting over a ball is no strike (cloth of clip seed %i)', (seed) => {
+    const red: [number, number] = [2000, 1000];
+    const clip = clipOf([still('white', [700, 700]), still('yellow', [1400, 400]), still('red', red)], { seed, player: false, tail: 2.5, width: 640, height: 360 });
+    for (const [name, colour] of covers) {
+      const tracker = new VisionTracker({ calibration: calibrationOf(clip), balls: 'carom' });
+      const messages: TrackerMessage[] = [];
+      let hidden = 0;
+      for (let i = 0; i < clip.frameCount; i++) {
+        const t = i / clip.fps;
+        const scene = clip.scene(i);
+        // Laid over the ball from 0.3 s to 2.3 s, then lifted away.
+        if (t > 0.3 && t < 2.3) scene.capsules.push({ a: [red[0] - 160, red[1] - 40, 75], b: [red[0] + 160, red[1] + 40, 95], ra: 46, rb: 46, colour });
+        messages.push(...tracker.push(clip.renderer.render(scene), Math.round(t * 1000)));
+        if (t > 0.4 && t < 2.2 && !tracker.latest!.at.red) hidden += 1;
+      }
+      messages.push(...tracker.finish());
+      // The test means something only if the ball was out of sight most of that time.
+      expect(hidden, name).toBeGreaterThan(40);
+      expect(messages, name).toEqual([]);
+    }
+  }, 120_000);
+});
