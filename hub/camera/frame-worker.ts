@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, readlinkSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -161,7 +161,20 @@ async function main(): Promise<void> {
 /** Y4M files need no ffmpeg: read them here, paced at their frame rate when live-like. */
 function readY4m(path: string): void {
   const reader = new Y4mReader();
-  const stream = createReadStream(path, { highWaterMark: size + 64 });
+  // Chunks of one frame record ("FRAME\n" and the planes) from the first record on: each frame
+  // is then a view of the chunk it came in, never copied (the header is fed first, on its own).
+  let headerBytes: Buffer;
+  try {
+    headerBytes = y4mHeaderLine(path);
+  } catch (e) {
+    return post({ type: 'error', error: `camera: ${(e as Error).message}` });
+  }
+  try {
+    reader.push(headerBytes);
+  } catch (e) {
+    return post({ type: 'error', error: (e as Error).message });
+  }
+  const stream = createReadStream(path, { highWaterMark: size + 6, start: headerBytes.length });
   let index = 0;
   stream.on('data', (chunk) => {
     let frames: Uint8Array[];
@@ -196,6 +209,19 @@ function readY4m(path: string): void {
   });
   stream.on('error', (e) => post({ type: 'error', error: `camera: ${e.message}` }));
   stream.on('end', () => void finish());
+}
+
+/** The file's first line (its YUV4MPEG2 header), newline included; all of its first KiB when it has none (the reader then says what is wrong). */
+function y4mHeaderLine(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const n = readSync(fd, head, 0, head.length, 0);
+    const nl = head.subarray(0, n).indexOf(0x0a);
+    return head.subarray(0, nl < 0 ? n : nl + 1);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function runFfmpeg(): void {

@@ -42,9 +42,9 @@ export function parseY4mHeader(line: string): Y4mHeader {
     } else if (key === 'C') colour = value;
     else if (key === 'I' && value !== 'p' && value !== '?') throw new Y4mError(`interlaced video (I${value}) is not supported`);
   }
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0 || width > 16384 || height > 16384) throw new Y4mError(`bad frame size ${width}x${height}`);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0 || width > 16384 || height > 16384) throw new Y4mError(`bad frame size ${width}x${height} (W and H must be 1–16384)`);
   if (!(fpsNum > 0 && fpsDen > 0)) throw new Y4mError('missing or zero frame rate (F)');
-  if (!colour.startsWith('420')) throw new Y4mError(`colour space C${colour} is not supported (need 4:2:0)`);
+  if (!colour.startsWith('420')) throw new Y4mError(`colour space C${colour} is not 4:2:0, the only one supported`);
   return { width, height, fpsNum, fpsDen, colour };
 }
 
@@ -85,12 +85,20 @@ export class Y4mReader {
   frames = 0;
 
   push(chunk: Uint8Array): Frame[] {
+    return this.pushRaw(chunk).map((data) => frameFromI420(this.header!.width, this.header!.height, data));
+  }
+
+  /**
+   * As `push`, each frame its I420 bytes in one array: a view of the chunk it came in when it
+   * lies inside one (no copy), else one copy. Chunks are not written to afterwards.
+   */
+  pushRaw(chunk: Uint8Array): Uint8Array[] {
     this.queue.push(chunk);
-    const out: Frame[] = [];
+    const out: Uint8Array[] = [];
     for (;;) {
       if (this.inFrame) {
         if (this.queue.length < this.frameSize) break;
-        out.push(frameFromI420(this.header!.width, this.header!.height, this.queue.take(this.frameSize)));
+        out.push(this.queue.take(this.frameSize));
         this.frames += 1;
         this.inFrame = false;
         continue;
@@ -144,7 +152,19 @@ class ByteQueue {
     return -1;
   }
 
+  /** The next n bytes: a view of the first chunk when they lie in it, else a copy. */
   take(n: number): Uint8Array {
+    const first = this.chunks[0];
+    if (first && first.length - this.head >= n) {
+      const view = first.subarray(this.head, this.head + n);
+      this.head += n;
+      if (this.head === first.length) {
+        this.chunks.shift();
+        this.head = 0;
+      }
+      this.length -= n;
+      return view;
+    }
     const out = new Uint8Array(n);
     let o = 0;
     while (o < n) {
