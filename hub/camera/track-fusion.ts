@@ -57,6 +57,14 @@ export interface TrackFusionOptions extends FusionOptions {
   skittleChainMm?: number;
   /** Hidden stretches up to this many frame intervals are bridged by the neighbours' speeds (default 3). */
   maxGapFrames?: number;
+  /**
+   * Largest angle, degrees, between the line of centres at a contact and the way the struck
+   * ball leaves it from rest (throw: ball-to-ball friction; about 6° at most on real balls,
+   * none in the simulator) (default 8).
+   */
+  throwDeg?: number;
+  /** Use the line of centres of a ball struck from rest (default true; false: distances only). */
+  lineOfCentres?: boolean;
   /** Told, for each sensor contact, which balls (or pairs, `x+y`) could not be ruled out ('(chain)': not known). */
   onCandidates?: (index: number, candidates: string[]) => void;
 }
@@ -169,6 +177,14 @@ export class BallPath {
 
 const dist = (p: Vec, q: Vec) => Math.hypot(p[0] - q[0], p[1] - q[1]);
 
+/** Distance from point p to the segment a–b. */
+function segmentDistance(p: Vec, a: Vec, b: Vec): number {
+  const d: Vec = [b[0] - a[0], b[1] - a[1]];
+  const l2 = d[0] * d[0] + d[1] * d[1];
+  const s = l2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / l2));
+  return dist(p, [a[0] + s * d[0], a[1] + s * d[1]]);
+}
+
 /** Lower bound of the distance from a ball that can be anywhere in `r` to a set measured by `d` (1-Lipschitz). */
 const lowerTo = (r: Reach, d: (p: Vec) => number) => Math.max(d(r.a) - r.ra, d(r.b) - r.rb);
 
@@ -242,6 +258,81 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     return inDoubt(only!, t1) ? null : only!;
   };
 
+  const throwRad = ((options.throwDeg ?? 8) * Math.PI) / 180;
+  /**
+   * Per sensor event, the balls that may have been in it by distances alone (a first pass
+   * without the line of centres): another event near a struck ball's start that cannot have
+   * been its own does not spoil its way. Undefined: not a contact, or not known.
+   */
+  const involved = new Map<number, Set<string>>();
+  if (options.lineOfCentres !== false) {
+    trackIds(sensor, shotPaths, {
+      ...options,
+      lineOfCentres: false,
+      onCandidates: (k, candidates) => {
+        if (!candidates.includes('(chain)')) involved.set(k, new Set(candidates.flatMap((c) => c.split('+'))));
+      },
+    });
+  }
+  const at = (e: ShotEvent) => (e.t === undefined ? null : e.t - (options.pathOffsetMs ?? options.offsetMs));
+  /**
+   * A ball that lay at rest until click `index` (window t0–t1, camera clock) and was then seen
+   * clearly well away along a straight way, with nothing else sensed meanwhile: where its striker's
+   * centre was at the contact — 2R from its resting place, against the way it left, within the
+   * angle its sightings and throw allow (`distance`: from a point to that arc; `error`: of the
+   * resting place). Physics: a ball at rest takes the impulse along the line of centres (it has
+   * no spin to curve it), so it runs straight until it meets something, which the sensors would
+   * have sensed — or a skittle's base, which a slow ball bounces off unsensed, so not near one.
+   */
+  const leftFromRest = (ball: string, index: number, t0: number, t1: number): { distance: (p: Vec) => number; error: number } | null => {
+    const samples = shotPaths.paths[ball]!;
+    const before = samples.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= t0 - frameMs / 2);
+    const home = before.at(-1);
+    if (!home || !home.clear) return null;
+    // At rest: seen clearly, frame after frame, within twice the jitter of its last place for REST_MS.
+    let restFrom = home.t;
+    for (let k = before.length - 2; k >= 0 && home.t - restFrom < REST_MS; k--) {
+      const x = before[k]!;
+      if (!x.clear || before[k + 1]!.t - x.t > 1.5 * frameMs || dist(x.at, home.at) > 2 * error.jitter) return null;
+      restFrom = x.t;
+    }
+    if (home.t - restFrom < REST_MS) return null;
+    // Well away (80 mm or more) within four frames, seen clearly, and every sighting on the way seen too.
+    const after = samples.filter((x) => x.t >= t1 + frameMs / 2 && x.t <= t1 + Math.max(4 * frameMs, 140));
+    const far = after.findIndex((x) => x.at !== null && x.clear && dist(x.at, home.at) >= 80);
+    if (far < 0 || after.slice(0, far).some((x) => x.at === null)) return null;
+    const away = after[far]! as PathSample & { at: [number, number] };
+    // Nothing else sensed from its last sighting at rest to there (a click on it, a rail, a
+    // skittle) that may have been this ball's.
+    const spoils = (o: ShotEvent, k: number) => k !== index && (at(o) === null || (at(o)! >= home.t - tol && at(o)! <= away.t + tol)) && (involved.get(k)?.has(ball) ?? true);
+    if (sensor.events.some(spoils)) return null;
+    const nearSkittle = (options.skittles ?? []).some((k) => segmentDistance(k.at, home.at, away.at) < R + k.radius + 80);
+    if (nearSkittle) return null;
+    const L = dist(home.at, away.at);
+    // Its way's angle: the two sightings' errors over the chord, and a ball that crept at the
+    // most "at rest" allows (2 jitters per REST_MS) against the slowest it can have left at.
+    const creep = (2 * error.jitter) / REST_MS;
+    const leaving = (L - error.noise - error.noise) / Math.max(away.t - t0, 1);
+    if (leaving <= 0) return null;
+    const spread = throwRad + Math.asin(Math.min(1, (2 * error.noise) / L)) + Math.atan2(creep, leaving);
+    if (spread >= Math.PI / 2) return null;
+    const back: Vec = [(home.at[0] - away.at[0]) / L, (home.at[1] - away.at[1]) / L];
+    const centre = home.at;
+    const radius = 2 * R;
+    const distance = (p: Vec): number => {
+      const w: Vec = [p[0] - centre[0], p[1] - centre[1]];
+      const m = Math.hypot(w[0], w[1]);
+      const angle = m === 0 ? 0 : Math.acos(Math.max(-1, Math.min(1, (w[0] * back[0] + w[1] * back[1]) / m)));
+      if (angle <= spread) return Math.abs(m - radius);
+      // Beyond the arc's ends: the nearer end (the arc is symmetric about `back`).
+      const cross = back[0] * w[1] - back[1] * w[0];
+      const a = Math.atan2(back[1], back[0]) + (cross >= 0 ? spread : -spread);
+      return dist(p, [centre[0] + radius * Math.cos(a), centre[1] + radius * Math.sin(a)]);
+    };
+    // The resting place's own error, and how far a creeping ball may have gone since it was last seen.
+    return { distance, error: error.noise + creep * Math.max(0, t1 - home.t) };
+  };
+
   /** Per skittle event (index): the balls that may have felled it, directly or through a skittle it may have been knocked by (null: not known). */
   const fellers = new Map<number, Set<string> | null>();
 
@@ -300,6 +391,19 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
         }, 2 * R + give, other);
         if (!out) pairs.push([x, y]);
       }
+    }
+    // A ball struck from rest leaves along the line of centres: the striker lay on that line.
+    // Not the cue ball at the first click: struck by the cue (unsensed) within a frame of it, it
+    // may seem to leave from rest there. So at the first click, only a ball other than the one
+    // seen moving before it (and none when that one is not known).
+    const lineOf = new Map(balls.map((b) => [b, options.lineOfCentres === false || (index === firstClick && (struck === null || b === struck)) ? null : leftFromRest(b, index, t0, t1)]));
+    const offLine = (striker: string, hit: string) => {
+      const line = lineOf.get(hit);
+      return !!line && ruledOut(striker, t0, t1, (r) => lowerTo(r, line.distance), give + line.error);
+    };
+    for (let k = pairs.length - 1; k >= 0; k--) {
+      const [x, y] = pairs[k]!;
+      if (offLine(x, y) || offLine(y, x)) pairs.splice(k, 1);
     }
     // The first click is the struck ball's (unless its identity may have been swapped by then).
     if (index === firstClick && struck !== null && !inDoubt(struck, t1)) pairs.splice(0, pairs.length, ...pairs.filter((p) => p.includes(struck)));

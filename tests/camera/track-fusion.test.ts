@@ -144,13 +144,39 @@ describe('track fusion: clicks', () => {
     const yellowAt: [number, number] = [1600 + 2 * R, 700 + 2 * R + 4];
     const first = paths({ white: path(white), yellow: path(still(yellowAt)), red: path(red) });
     expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, first, opts())[0]).toMatchObject({ balls: ['white', null] });
-    // Not the first click (one before it): any pair may be.
-    const second = trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 100 }, { kind: 'ball', balls: [null, null], t: 500 }] }, first, opts())[1];
+    // Not the first click (one before it): any pair may be — with the red struck so softly that
+    // the way it left (line of centres, below) is not seen clearly enough to tell its striker.
+    const slowRed = (t: number): [number, number] => (t < 500 ? [1600 + 2 * R, 700] : [1600 + 2 * R + 0.2 * (t - 500), 700]);
+    const soft = paths({ white: path(white), yellow: path(still(yellowAt)), red: path(slowRed) });
+    const second = trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 100 }, { kind: 'ball', balls: [null, null], t: 500 }] }, soft, opts())[1];
     expect(second).toMatchObject({ balls: [null, null] });
     // A second ball seen moving before it (a hand placing the yellow): nothing follows.
     const placed = (t: number): [number, number] => (t < 150 ? [yellowAt[0] - 150 + t, yellowAt[1]] : yellowAt);
     const handled = paths({ white: path(white), yellow: path(placed), red: path(red) });
     expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, handled, opts())[0]).toMatchObject({ balls: [null, null] });
+  });
+
+  it('line of centres: a ball struck from rest leaves away from its striker, so a ball beside it did not strike it', () => {
+    // Yellow lies at rest just beside the red, within reach of it; red leaves along the line from
+    // white. Not the first click (one at 100), so only the paths can tell.
+    const yellowAt: [number, number] = [1600 + 2 * R + 50, 700 - 2 * R + 20];
+    const events = [{ kind: 'ball' as const, balls: [null, null] as [null, null], t: 100 }, { kind: 'ball' as const, balls: [null, null] as [null, null], t: 500 }];
+    const p = paths({ white: path(white), yellow: path(still(yellowAt)), red: path(red) });
+    expect(trackIds({ events }, p, opts())[1]).toMatchObject({ balls: ['white', 'red'] });
+    // Red struck too softly to read its way: yellow–red stays possible.
+    const slow = (t: number): [number, number] => (t < 500 ? [1600 + 2 * R, 700] : [1600 + 2 * R + 0.2 * (t - 500), 700]);
+    expect(trackIds({ events }, paths({ white: path(white), yellow: path(still(yellowAt)), red: path(slow) }), opts())[1]).toMatchObject({ balls: ['red', null] });
+  });
+
+  it('line of centres: not for the cue ball at the first click (struck by the cue within a frame of it)', () => {
+    // White lies at rest, is struck by the cue at 495 toward +x and meets the red 5 ms later, lying
+    // off its line (60° up): white seems to leave from rest at that click, along the cue's line.
+    const dir: [number, number] = [Math.cos(Math.PI / 3), Math.sin(Math.PI / 3)];
+    const redAt: [number, number] = [1000 + 10 + 2 * R * dir[0], 700 + 2 * R * dir[1]];
+    const cueBall = (t: number): [number, number] => (t < 495 ? [1000, 700] : t < 500 ? [1000 + 2 * (t - 495), 700] : [1010 + 1.5 * (t - 500), 700 - 1.2 * (t - 500)]);
+    const hit = (t: number): [number, number] => (t < 500 ? redAt : [redAt[0] + 1.5 * dir[0] * (t - 500), redAt[1] + 1.5 * dir[1] * (t - 500)]);
+    const p = paths({ white: path(cueBall), yellow: path(still([2500, 300])), red: path(hit) });
+    expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, p, opts())[0]).toMatchObject({ balls: ['white', 'red'] });
   });
 
   it('doubt: a pair with one of the two whites gives the other ball only', () => {
