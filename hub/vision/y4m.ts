@@ -155,30 +155,26 @@ class ByteQueue {
   /** The next n bytes: a view of the first chunk when they lie in it, else a copy. */
   take(n: number): Uint8Array {
     const first = this.chunks[0];
-    if (first && first.length - this.head >= n) {
-      const view = first.subarray(this.head, this.head + n);
-      this.head += n;
-      if (this.head === first.length) {
-        this.chunks.shift();
-        this.head = 0;
-      }
-      this.length -= n;
-      return view;
-    }
+    if (first && first.length - this.head >= n) return this.front(n);
     const out = new Uint8Array(n);
-    let o = 0;
-    while (o < n) {
-      const c = this.chunks[0]!;
-      const m = Math.min(n - o, c.length - this.head);
-      out.set(c.subarray(this.head, this.head + m), o);
-      o += m;
-      this.head += m;
-      if (this.head === c.length) {
-        this.chunks.shift();
-        this.head = 0;
-      }
+    for (let o = 0; o < n; ) {
+      const part = this.front(Math.min(n - o, this.chunks[0]!.length - this.head));
+      out.set(part, o);
+      o += part.length;
     }
-    this.length -= n;
     return out;
+  }
+
+  /** The next m bytes of the first chunk (m at most what is left of it), as a view. */
+  private front(m: number): Uint8Array {
+    const c = this.chunks[0]!;
+    const view = c.subarray(this.head, this.head + m);
+    this.head += m;
+    this.length -= m;
+    if (this.head === c.length) {
+      this.chunks.shift();
+      this.head = 0;
+    }
+    return view;
   }
 }
