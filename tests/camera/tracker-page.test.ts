@@ -90,9 +90,12 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     expect(state.status).toBe('playing');
     const log = table.exportLog();
     const shotLine = (log.ok ? log.value : '').split('\n').find((l) => l.startsWith('{"shot"'))!;
-    const shot = JSON.parse(shotLine).shot as { events: { kind: string; t: number }[] };
-    // The events the physics made, by ids and kinds, in order (the camera sees them at its frame rate).
-    expect(shot.events.map(sig)).toEqual(clip.truth.shot.events.map(sig));
+    const shot = JSON.parse(shotLine).shot as { events: { kind: string; t: number; maybe?: true }[] };
+    // The events the physics made, by ids and kinds, in order (the camera sees them at its frame
+    // rate). A browser starved of CPU skips frames, and then the camera may add a `maybe` it cannot
+    // rule out (seen once in CI under a doubled load: a maybe cushion) — allowed only because the
+    // shot was still scored with no prompt (above); what it states for sure must be the truth.
+    expect(shot.events.filter((e) => !e.maybe).map(sig)).toEqual(clip.truth.shot.events.map(sig));
     // Event times as the hub takes them: from the strike (the page rebases the detector's frame clock).
     const ts = shot.events.map((e) => e.t);
     expect(ts[0]).toBeGreaterThanOrEqual(0);
