@@ -393,14 +393,14 @@ export class VisionTracker {
   }
 
   /**
-   * A ball lost while lying still whose place has shown bare cloth for 150 ms (at least three
-   * frames) in a row: it left unseen. Not a ball under a hand or an arm (its place is not
-   * cloth), nor one lost before this lead-in (it was not lying still in it).
+   * Between shots, a ball not seen where it rests while its place has shown bare cloth for
+   * 150 ms (at least three frames) in a row: it left unseen. Not a ball under a hand or an arm
+   * (its place is not cloth). (`bareFrames`, the same watch from the ball's last sighting, only
+   * marks a shot's paths for its doubts.)
    */
   private vanished(): boolean {
     const need = Math.max(3, Math.ceil(150 / Math.max(this.dt, 1)));
-    const from = this.history[0]?.t ?? Infinity;
-    return this.tracks.some((b) => (b.stillWhenLost && b.bareFrames >= need && b.lastT >= from) || b.restBare >= need);
+    return this.tracks.some((b) => b.restBare >= need);
   }
 
   /**
