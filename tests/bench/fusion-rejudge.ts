@@ -39,6 +39,8 @@ const seedAt = args.indexOf('--seed');
 const seed = seedAt >= 0 ? Number(args[seedAt + 1]) : null;
 // --prompts: list every prompted shot, its fused reading beside the truth.
 const showPrompts = args.includes('--prompts');
+// --camera-changes: list every shot whose camera-alone decision differs from the run's.
+const showCameraChanges = args.includes('--camera-changes');
 const fromPaths = args.includes('--contacts');
 const pixelAt = args.indexOf('--pixel-mm');
 const pixelMm = pixelAt >= 0 ? Number(args[pixelAt + 1]) : 5;
@@ -47,9 +49,9 @@ if (!(pixelMm > 0 && pixelMm < 100)) {
   process.exit(2);
 }
 const valued = new Set([seedAt, pixelAt].filter((k) => k >= 0).flatMap((k) => [k, k + 1]));
-const files = args.filter((a, k) => a !== '--prompts' && a !== '--contacts' && !valued.has(k));
+const files = args.filter((a, k) => !['--prompts', '--contacts', '--camera-changes'].includes(a) && !valued.has(k));
 if (!files.length) {
-  console.error('usage: fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …] [--seed N] [--prompts] [--contacts [--pixel-mm N]]');
+  console.error('usage: fusion-rejudge.ts RUN.jsonl [RUN2.jsonl …] [--seed N] [--prompts] [--camera-changes] [--contacts [--pixel-mm N]]');
   process.exit(2);
 }
 const streams = new Map<string, ShotRecord[]>();
@@ -118,6 +120,7 @@ for (const [key, records] of streams) {
     const d = judge(seen, fused, expected);
     const c = judge(seenContacts, contacts, expected);
     const k = judge(seenCamera, cameraNow(input, seenCamera.view().cueBall), expected);
+    if (showCameraChanges && k.decision !== r.decisions.camera) prompts.push(`camera alone ${r.decisions.camera} → ${k.decision}, ${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(cameraNow(input, seenCamera.view().cueBall).events)}`);
     if (k.decision === 'wrong') wrong.push(`camera alone, ${variant} ${fps} s${r.stream} #${r.index}: ${k.note} — truth ${JSON.stringify(input.truth)}`);
     if (d.decision === 'prompted' && showPrompts) prompts.push(`${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(fused.events)}`);
     if (d.decision === 'wrong') wrong.push(`${variant} ${fps} s${r.stream} #${r.index}: ${d.note} — truth ${JSON.stringify(input.truth)} read ${JSON.stringify(fused.events)}`);
@@ -141,7 +144,7 @@ for (const [key, r] of [...rows].sort()) {
   console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) |`);
 }
 if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, without fusion input, or without the truth's resting places (give --seed).`);
-if (showPrompts) console.log(`\n${prompts.join('\n')}`);
+if (showPrompts || showCameraChanges) console.log(`\n${prompts.join('\n')}`);
 console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');
 
 /** The camera shot found again in the recorded paths: today's contacts, then today's doubts, as the tracker's analysis runs them. */
