@@ -1,4 +1,4 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
@@ -31,6 +31,13 @@ import { REPO_ROOT } from '../support/paths.ts';
  * process's resident memory.
  */
 export const TABLES = Number(process.env.BENCH_TABLES ?? 16);
+const PIN = process.env.BENCH_PIN === '1';
+/** With BENCH_PIN=1: this process (every thread) on CPU 1; the subscriber and browsers it starts inherit it. */
+export function pinBench(): void {
+  if (!PIN) return;
+  const r = spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`BENCH_PIN=1 needs taskset (util-linux) and two CPUs: ${r.stderr || r.error}`);
+}
 const QUIET_WINDOW_MS = 300;
 const MOTION_MS = 1500;
 const REST_MS = 500; // a shot's cycle: 1.5 s of motion, then 0.5 s of rest (the quiet window inside it)
@@ -236,7 +243,10 @@ function startHub(configPath: string, dataDir: string): Promise<{ child: ChildPr
   if (!existsSync(main)) throw new Error(`the compiled hub is missing (${main}): run \`npm run build\` first (npm run bench does)`);
   // The node flags of `npm start`, and BENCH_HUB_NODE_ARGS for more ("--cpu-prof", say).
   const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [...nodeArgs, main, 'start'], {
+  // BENCH_PIN=1: the hub alone on CPU 0 (all its threads), this process and what it starts on
+  // CPU 1 (pinBench), so that the latency is the hub's and not the load generator's turn.
+  const [command, args] = PIN ? ['taskset', ['-c', '0', process.execPath, ...nodeArgs, main, 'start']] : [process.execPath, [...nodeArgs, main, 'start']];
+  const child = spawn(command as string, args as string[], {
     cwd: join(main, '../../../..'),
     env: { ...process.env, CONFIG: configPath, DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { benchVenue, RECOVERED_MS, type Segment, type SegmentFigure } from './hub.ts';
+import { benchVenue, pinBench, RECOVERED_MS, type Segment, type SegmentFigure } from './hub.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /**
@@ -14,7 +14,8 @@ import { REPO_ROOT } from '../support/paths.ts';
  *
  * Each run is a fresh hub; BENCH_RUNS runs (default 3) per phase, medians reported.
  * BENCH_SECONDS: seconds per segment (default 6); BENCH_SCALE_TABLES, BENCH_FLOOD_RATES,
- * BENCH_FLOOD_TABLES: comma lists; BENCH_PAGES=0: no browser; BENCH_NO_BUILD=1: dist/ as is.
+ * BENCH_FLOOD_TABLES: comma lists; BENCH_PAGES=0: no browser; BENCH_NO_BUILD=1: dist/ as is;
+ * BENCH_PIN=1: the hub alone on CPU 0, the load generator, subscriber and pages on CPU 1 (taskset).
  */
 const list = (name: string, fallback: number[]): number[] => {
   const raw = process.env[name];
@@ -38,6 +39,8 @@ if (!process.env.BENCH_NO_BUILD) {
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
 }
+
+pinBench();
 
 const median = (xs: number[]): number => {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
@@ -68,7 +71,7 @@ const rule = `|${header.split('|').slice(1, -1).map(() => '---').join('|')}|`;
 const row = ({ tables, label, m, shed }: Awaited<ReturnType<typeof phase>>[number], after: boolean) =>
   `| ${tables} | ${label} | ${m('framesPerSecond')} | ${m('hits')} / ${m('hitsReceived')} (${m('hits') - m('hitsReceived')}) / ${m('hitsOnTime')} | ${ms(m('eventP50Ms'))} / ${ms(m('eventP99Ms'))} | ${m('shots')} / ${m('shotsScored')} | ${ms(m('shotP50Ms'))} / ${ms(m('shotP99Ms'))} (${ms(m('boardClockP50Ms'))}) | ${PAGES ? `${m('pageHitsReceived')}/${m('pageHits')}, ${ms(m('pageP50Ms'))} / ${ms(m('pageP99Ms'))}` : '–'} | ${ms(m('loopP99Ms'))} / ${ms(m('loopMaxMs'))}; ${ms(m('subscriberLoopP99Ms'))} / ${ms(m('subscriberLoopMaxMs'))} | ${m('rssMb')} | ${m('cpuPercent')} | ${m('cpuUsPerFrame')} | ${m('runQueueWaitPercent')} | ${m('loadAverage')} | ${shed} | ${after ? (Number.isFinite(m('recoveryS')) ? `${m('recoveryS')} s` : 'never') : ''} |`;
 
-console.log(`Hub as a venue grows (compiled npm start; boards behind serial servers; ${PAGES ? 'a Chromium page per 8 tables on SSE; ' : ''}${SECONDS} s per segment; median of ${RUNS} runs)`);
+console.log(`Hub as a venue grows (compiled npm start; boards behind serial servers; ${PAGES ? 'a Chromium page per 8 tables on SSE; ' : ''}${process.env.BENCH_PIN === '1' ? 'the hub alone on CPU 0, the bench on CPU 1; ' : ''}${SECONDS} s per segment; median of ${RUNS} runs)`);
 console.log('');
 console.log(header);
 console.log(rule);
