@@ -44,6 +44,12 @@ export interface TrackerOptions {
   cell?: number;
   /** Seconds all balls must be still to end a shot (default 0.5). */
   restSeconds?: number;
+  /**
+   * A shot still "moving" this long (seconds) is analysed as it stands (default 60: no real
+   * shot runs that long, but a resting ball whose centre flickers between two pixels on a
+   * coarse camera would keep a live table's shot open for ever).
+   */
+  maxShotSeconds?: number;
 }
 
 export const BALL_COLOURS: Record<BallSet, Record<string, BallColour>> = {
@@ -114,6 +120,8 @@ export class VisionTracker {
   /** Frames of the current shot, and a few before it. */
   private history: FrameObservation[] = [];
   private stillFrames = 0;
+  /** When the current shot's strike was read (ms, the frames' clock). */
+  private struckAt = 0;
   private shotFrom = 0;
   private dt = 0;
   private lastT: number | null = null;
@@ -175,7 +183,14 @@ export class VisionTracker {
           }),
         );
         out.push({ type: 'strike' });
+        this.struckAt = t;
       }
+      return out;
+    }
+    if (t - this.struckAt >= (this.options.maxShotSeconds ?? 60) * 1000) {
+      out.push(this.analyse(Math.min(this.stillFrames, 3)), { type: 'rest' });
+      this.state = 'rest';
+      this.history = this.history.slice(-3);
       return out;
     }
     this.stillFrames = moving ? 0 : this.stillFrames + 1;
