@@ -313,7 +313,7 @@ export function lostForGood({ tracks, dt, events, pockets, cueBall }: DoubtInput
  * it) that is struck away from it looks like one that bounced off it, and a ball struck into the
  * rail bounces off it inside the frame — either may be. And a cushion stated before the ball
  * left its place cannot be (a ball at rest strikes nothing): its time is off, so it goes after
- * the departure, as maybe. Index → the time it is given.
+ * the departure, as maybe; so does one stated while the ball lay still. Index → the time it is given.
  */
 export function railsAtRest({ tracks, dt, events, ballRadius: R, table, partial }: Pick<DoubtInput, 'tracks' | 'dt' | 'events' | 'ballRadius' | 'table' | 'partial'>): Map<number, number> {
   const moves = new Map(departures(tracks, dt).map((m) => [m.ball, m]));
@@ -337,8 +337,12 @@ export function railsAtRest({ tracks, dt, events, ballRadius: R, table, partial 
     const m = moves.get(e.ball);
     const home = seen(tracks.get(e.ball) ?? [])[0]?.at;
     if (!home) return;
-    if (!m) {
-      out.set(k, e.t); // never left its place: a cushion it cannot have made
+    // Never left its place, or lying still for frames on both sides of the cushion (its centre
+    // jittering by a millimetre or two against the rail it rests on, once read as a touch: seed
+    // 90210, balkline s16 #3, a white frozen on the right rail after a misread had it leave and
+    // come back): a cushion it cannot surely have made.
+    if (!m || stillThrough(tracks.get(e.ball) ?? [], e.t - 3 * dt, e.t + 3 * dt)) {
+      out.set(k, e.t);
       return;
     }
     // After its departure, and after the contact that set it moving if one is stated.

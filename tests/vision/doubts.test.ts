@@ -248,6 +248,27 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(cushion({ ...x, partial: underCue })).toEqual([{ kind: 'cushion', rail: 'left', ball: 'cue', t: 617, maybe: true }]);
   });
 
+  it('RULES §10: a cushion stated of a ball lying still against the rail (its centre jittering a millimetre or two) is maybe, even after a misread had it leave its place and come back (seed 90210, balkline s16 #3)', () => {
+    const onRail = TABLE.width - R;
+    // Read 160 mm off for two frames (something over it), unseen a frame, then home again, and
+    // jittering ±1.5 mm toward and away from the rail it lies against.
+    const frozen: Path = (t) => {
+      const i = Math.round(t / DT);
+      if (i === 6 || i === 7) return [2640 - 30 * (i - 6), onRail - 60];
+      if (i === 8) return null;
+      return [2792 + (i % 2), onRail + [0, 1, -1.5, 0.5, 1.5, -0.5][i % 6]!];
+    };
+    const paths = { white: frozen, yellow: moving([2590, 1150], 150, [-0.3, -1]), red: still([2380, 590]) };
+    const jittered = input(paths, [{ kind: 'cushion', rail: 'right', ball: 'white', t: 30 * DT }]);
+    const white = withDoubts(jittered).filter((e) => e.kind === 'cushion' && e.ball === 'white');
+    // Maybe (the misread adds maybes of its own): none stated sure, which would have the white set moving.
+    expect(white).toContainEqual({ kind: 'cushion', rail: 'right', ball: 'white', t: 30 * DT, maybe: true });
+    expect(white.filter((e) => !e.maybe)).toEqual([]);
+    // A ball that runs into the rail and away is no still ball: its cushion stays stated.
+    const bounced = input({ ...paths, white: (t) => [2400 + 0.5 * t, onRail - Math.abs(t - 30 * DT) * 0.8] }, [{ kind: 'cushion', rail: 'right', ball: 'white', t: 30 * DT }]);
+    expect(withDoubts(bounced).filter((e) => e.kind === 'cushion' && e.ball === 'white' && e.rail === 'right')).toEqual([{ kind: 'cushion', rail: 'right', ball: 'white', t: 30 * DT }]);
+  });
+
   it('SK5-4: a fall with no feller named, which no ball came near, is maybe (a misread); a ball creeping at the end toward a standing skittle maybe fells it after', () => {
     const spots = [{ id: 'king', at: [1420, 710] as [number, number], base: 25 }];
     const far = input({ cue: moving([500, 300], 100, [1.5, 0]), one: still([300, 1100]), two: still([2500, 1100]) }, [{ kind: 'skittle', skittle: 'king', by: null, t: 600 }], { spots });
