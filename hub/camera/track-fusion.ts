@@ -69,12 +69,24 @@ export interface TrackFusionOptions extends FusionOptions {
   restUntilStruck?: boolean;
   /** Told, for each sensor contact, which balls (or pairs, `x+y`) could not be ruled out ('(chain)': not known). */
   onCandidates?: (index: number, candidates: string[]) => void;
+  /**
+   * Balls that surely left play during the shot (pocketed, off the table), with when, on the
+   * sensor clock: the camera's sure facts (fuseWithTracks passes them). Added to those the
+   * sensor shot itself states.
+   */
+  leftPlay?: ReadonlyMap<string, number>;
 }
 
 /** The largest speed of any ball, mm/ms (rules/bounds.ts MAX_BALL_SPEED, 12 m/s). */
 const MAX_SPEED = 12;
 /** How long a ball must be seen in one place to be taken as at rest, ms. */
 const REST_MS = 200;
+/**
+ * A ball gone from play (pocketed, off the table) can make no contact after this long past
+ * the time stated for it, ms: the stated time is the camera's estimate of the drop (or a
+ * pocket switch's), and a ball may rattle in the jaws a moment before it falls.
+ */
+const LEFT_PLAY_MARGIN_MS = 500;
 
 type Vec = readonly [number, number];
 
@@ -235,6 +247,19 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   const paths = new Map(balls.map((b) => [b, new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol)]));
   const doubt = shotPaths.doubt;
   const { length, width } = options.table;
+  /**
+   * RULES §10: a ball out of play touches nothing more. Its sure facts (named ball, not
+   * `maybe`), and not a ball whose identity is in doubt (the other of its colour may be the
+   * one that went).
+   */
+  const leftPlay = new Map(options.leftPlay);
+  for (const e of sensor.events) {
+    if ((e.kind === 'pocket' || e.kind === 'off-table') && e.ball !== null && e.t !== undefined && !e.maybe) leftPlay.set(e.ball, Math.min(e.t, leftPlay.get(e.ball) ?? Infinity));
+  }
+  const inPlay = (ball: string, sensorT: number) => {
+    const gone = leftPlay.get(ball);
+    return gone === undefined || (doubt !== null && doubt.balls.includes(ball)) || sensorT - options.pathToleranceMs <= gone + LEFT_PLAY_MARGIN_MS;
+  };
 
   /**
    * Is the ball surely farther than `reach` from the target over the whole window (camera
@@ -390,7 +415,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       const line = railDistance(e.rail, length, width);
       const t0 = tc - tol;
       const t1 = tc + tol;
-      const candidates = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
+      const candidates = widen(new Set(balls.filter((b) => inPlay(b, e.t!) && !ruledOut(b, t0, t1, (r) => lowerTo(r, line), R + give))), t1);
       options.onCandidates?.(index, [...candidates]);
       return { ...e, ball: single(candidates, t1) };
     }
@@ -412,7 +437,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       const t0 = tc - tol - (knockers.length > 0 ? 2 * lead : lead);
       const t1 = tc + tol;
       const reach = R + (knockers.length > 0 ? chain : spot.radius) + give;
-      let candidates: Set<string> | null = widen(new Set(balls.filter((b) => !ruledOut(b, t0, t1, (r) => lowerTo(r, (p) => dist(p, spot.at)), reach))), t1);
+      let candidates: Set<string> | null = widen(new Set(balls.filter((b) => inPlay(b, e.t!) && !ruledOut(b, t0, t1, (r) => lowerTo(r, (p) => dist(p, spot.at)), reach))), t1);
       for (const k of knockers) {
         const via = k < index ? fellers.get(k) : null;
         candidates = candidates && via ? new Set([...candidates, ...via]) : null;
@@ -437,6 +462,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       for (let j = i + 1; j < balls.length; j++) {
         const x = balls[i]!;
         const y = balls[j]!;
+        if (!inPlay(x, e.t) || !inPlay(y, e.t)) continue;
         const other = paths.get(y)!;
         const out = ruledOut(x, t0, t1, (r, tau) => {
           const s = resting.get(y) ?? other.at(tau);
@@ -496,7 +522,12 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
     possible.set(i, candidates);
     options.onCandidates?.(i, candidates);
   };
-  const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, { ...options, onCandidates });
+  // The camera's sure pocket and off-table facts, on the sensor clock.
+  const leftPlay = new Map(options.leftPlay);
+  for (const e of camera.events) {
+    if ((e.kind === 'pocket' || e.kind === 'off-table') && e.ball !== null && e.t !== undefined && !e.maybe) leftPlay.set(e.ball, Math.min(e.t + options.offsetMs, leftPlay.get(e.ball) ?? Infinity));
+  }
+  const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, { ...options, onCandidates, leftPlay });
   const burst = inBurst(sensor.events, options.toleranceMs);
   let fromTracks = 0;
   const events = sensor.events.map((e, k) => {

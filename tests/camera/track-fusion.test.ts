@@ -108,6 +108,37 @@ describe('track fusion: cushions (issue 16)', () => {
   });
 });
 
+describe('track fusion: balls out of play (RULES §10)', () => {
+  // "one" runs into the head-left pocket and is never seen again; the cue ball later strikes the head rail.
+  const gone = () => paths({ cue: path(bounceHead(700, 2, 900), 1200), one: path(line([150, 150], [-1, -1]), 1200, [[100, 1200]]), two: path(still([2000, 300]), 1200) });
+  const later = { kind: 'cushion', rail: 'head', ball: null, t: 900 } as const;
+
+  it('a ball pocketed (a sure fact) makes no later contact: the other at the rail is named', () => {
+    expect(trackIds({ events: [later] }, gone(), opts())[0]).toMatchObject({ ball: null });
+    expect(trackIds({ events: [{ kind: 'pocket', ball: 'one', t: 150 }, later] }, gone(), opts())[1]).toMatchObject({ ball: 'cue' });
+    // The camera's pocket fact, through fuseWithTracks (camera clock + offset).
+    const fused = fuseWithTracks({ events: [later] }, { events: [{ kind: 'pocket', ball: 'one', t: 150 }] }, gone(), opts());
+    expect(fused.shot.events.find((e) => e.kind === 'cushion')).toMatchObject({ ball: 'cue' });
+  });
+
+  it('not a pocket that maybe happened, nor within the moment a ball may rattle in the jaws, nor a ball whose identity is in doubt', () => {
+    expect(trackIds({ events: [{ kind: 'pocket', ball: 'one', t: 150, maybe: true }, later] }, gone(), opts())[1]).toMatchObject({ ball: null });
+    expect(trackIds({ events: [{ kind: 'pocket', ball: 'one', t: 600 }, later] }, gone(), opts())[1]).toMatchObject({ ball: null });
+    const doubted = { ...gone(), doubt: { balls: ['one', 'two'], since: 0 } };
+    expect(trackIds({ events: [{ kind: 'pocket', ball: 'one', t: 150 }, later] }, doubted, opts())[1]).toMatchObject({ ball: null });
+  });
+
+  it('nor a pair at a later click with it', () => {
+    // Cue rolls into the resting two at t ≈ 900; one went into a pocket at 150 and is unseen since.
+    const cue = (t: number): [number, number] => (t < 900 ? [200 + 2 * t, 700] : [2000, 700]);
+    const two = (t: number): [number, number] => (t < 900 ? [2000 + 2 * R, 700] : [2000 + 2 * R + 1.6 * (t - 900), 700]);
+    const p = paths({ cue: path(cue, 1200), one: path(line([150, 150], [-1, -1]), 1200, [[100, 1200]]), two: path(two, 1200) });
+    const click = { kind: 'ball', balls: [null, null], t: 900 } as const;
+    expect(trackIds({ events: [click] }, p, opts())[0]).toMatchObject({ balls: [null, null] });
+    expect(trackIds({ events: [{ kind: 'off-table', ball: 'one', t: 150 }, click] }, p, opts())[1]).toMatchObject({ balls: ['cue', 'two'] });
+  });
+});
+
 describe('track fusion: clicks', () => {
   // White rolls into the resting red at t ≈ 500 (centres 2R apart then), red goes on.
   const white = (t: number): [number, number] => (t < 500 ? [600 + 2 * t, 700] : [1600, 700]);
