@@ -1,6 +1,7 @@
 import type { Shot, ShotEvent } from '../rules/events.ts';
 import type { PathSample, ShotPaths } from '../vision/tracker.ts';
 import { frameInterval } from '../vision/contacts.ts';
+import { IMPULSE_SHARE, speedRange } from '../rules/bounds.ts';
 import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
 
 /**
@@ -108,6 +109,15 @@ interface Segment {
   nb: number;
   /** Speed bound, mm/ms. */
   v: number;
+  /** Turns within it: `extra` on top of `v` while each lasts. */
+  turns?: readonly Turn[];
+}
+
+/** How far the turns of a segment can have taken a ball on top of its speed bound over [t0, t1], mm (the whole is capped by the top speed). */
+function extraOver(g: Segment, t0: number, t1: number): number {
+  let d = 0;
+  for (const turn of g.turns ?? []) d += Math.max(0, Math.min(t1, turn.to) - Math.max(t0, turn.from)) * Math.min(turn.extra, MAX_SPEED - g.v);
+  return d;
 }
 
 /** A sighting's position error and step jitter, mm. */
@@ -116,6 +126,20 @@ export interface SightingError {
   jitter: number;
   partialNoise: number;
   partialJitter: number;
+}
+
+/**
+ * A click followed within a frame interval by another contact (camera clock, window [from, to]):
+ * a ball struck there may have gone out and come back before the next frame (struck toward a
+ * rail, rebounding, struck again), so the speeds seen on either side do not bound it; `extra`,
+ * mm/ms, is what the clicks can have added to its speed (bounds.ts IMPULSE_SHARE).
+ */
+export interface Turn {
+  from: number;
+  to: number;
+  extra: number;
+  /** Its clicks: time (camera clock) and what each can add to a ball's speed, mm/ms. */
+  clicks: readonly { t: number; extra: number; index: number }[];
 }
 
 /** A ball's path as segments between consecutive sightings (clear or partial, each with its own error), each with its speed bound. */
@@ -127,7 +151,7 @@ export class BallPath {
    * a hidden stretch with a click in it, the ball may have been struck and stopped again unseen:
    * no speed of its neighbours bounds it there.
    */
-  constructor(samples: readonly PathSample[], frameMs: number, error: SightingError, maxGapFrames: number, clicks: readonly number[] = [], clickTolMs = 0) {
+  constructor(samples: readonly PathSample[], frameMs: number, error: SightingError, maxGapFrames: number, clicks: readonly number[] = [], clickTolMs = 0, turns: readonly Turn[] = []) {
     const seen = samples.filter((s): s is PathSample & { at: [number, number] } => s.at !== null);
     const noiseOf = (s: PathSample) => (s.clear ? error.noise : error.partialNoise);
     const jitterOf = (s: PathSample) => (s.clear ? error.jitter : error.partialJitter);
@@ -162,7 +186,9 @@ export class BallPath {
         v = restAt(k, -1) && restAt(k + 1, 1) && dist(g.a, g.b) <= 2 * error.jitter ? 0 : MAX_SPEED;
       } else if ((prev && long(prev)) || (next && long(next))) v = MAX_SPEED;
       else v = Math.min(MAX_SPEED, 1.5 * Math.max(speed(g), prev ? speed(prev) : 0, next ? speed(next) : 0));
-      return { ta: g.ta, tb: g.tb, a: g.a, b: g.b, na: g.na, nb: g.nb, v };
+      // Struck and turned back between two sightings: what the clicks may have given it on top, while they lasted.
+      const own = turns.filter((turn) => turn.from <= g.tb && turn.to >= g.ta && v < MAX_SPEED);
+      return { ta: g.ta, tb: g.tb, a: g.a, b: g.b, na: g.na, nb: g.nb, v, ...(own.length > 0 ? { turns: own } : {}) };
     });
   }
 
@@ -178,13 +204,19 @@ export class BallPath {
       else hi = mid;
     }
     const g = segs[lo]!;
-    return { a: g.a, ra: g.v * (tau - g.ta) + g.na, b: g.b, rb: g.v * (g.tb - tau) + g.nb };
+    return { a: g.a, ra: g.v * (tau - g.ta) + g.na + extraOver(g, g.ta, tau), b: g.b, rb: g.v * (g.tb - tau) + g.nb + extraOver(g, tau, g.tb) };
+  }
+
+  /** Where the ball can be at τ judged from its sighting before τ alone (the one after is no bound on a ball struck and turned back in between). */
+  fromBefore(tau: number): Reach | null {
+    const r = this.at(tau);
+    return r && { a: r.a, ra: r.ra, b: r.a, rb: r.ra };
   }
 
   /** The largest speed bound over [t0, t1] (for the sampling step's allowance). */
   speedOver(t0: number, t1: number): number {
     let v = 0;
-    for (const g of this.segments) if (g.tb >= t0 && g.ta <= t1) v = Math.max(v, g.v);
+    for (const g of this.segments) if (g.tb >= t0 && g.ta <= t1) v = Math.max(v, Math.min(MAX_SPEED, g.v + (g.turns ?? []).reduce((sum, turn) => sum + turn.extra, 0)));
     return v;
   }
 }
@@ -232,6 +264,30 @@ function lowerBetween(r: Reach, s: Reach): number {
 
 type Contact = Extract<ShotEvent, { kind: 'ball' | 'cushion' | 'skittle' }>;
 
+/**
+ * The turns of a shot (see Turn): each click with the contacts that follow it within a frame
+ * interval (and the tolerance both sides), on the camera clock (sensor t − offset). Held-out
+ * seed 18181, three-cushion 30 fps s10 #5: a red at rest 44 mm off the right rail, struck hard,
+ * struck the rail and was struck back by the striker, all in 25 ms, and was seen next almost
+ * where it had lain — so it was ruled out of the rail, and the striker was named for it.
+ */
+function turnsOf(events: readonly ShotEvent[], offset: number, frameMs: number, tol: number): Turn[] {
+  const timed = events.flatMap((e, index) => (isContact(e) && e.t !== undefined ? [{ ...e, t: e.t, index }] : []));
+  const out: Turn[] = [];
+  for (const [k, e] of timed.entries()) {
+    if (e.kind !== 'ball') continue;
+    const within = timed.slice(k + 1).filter((o) => o.t - e.t <= frameMs + 2 * tol);
+    if (within.length === 0) continue;
+    const clicks = [e, ...within].flatMap((o) => {
+      if (o.kind !== 'ball') return [];
+      const extra = (IMPULSE_SHARE * speedRange(o.amplitude)[1]) / 1000;
+      return [{ t: o.t - offset, extra: Number.isFinite(extra) ? extra : MAX_SPEED, index: o.index }];
+    });
+    out.push({ from: e.t - offset - tol, to: within.at(-1)!.t - offset + tol, extra: clicks.reduce((sum, c) => sum + c.extra, 0), clicks });
+  }
+  return out;
+}
+
 /** Ids for each sensor event (same index) from the camera's paths alone: a contact's ids, or null where not sure. */
 export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): ShotEvent[] {
   const noise = options.noiseMm ?? 10;
@@ -244,7 +300,72 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   const tol = options.pathToleranceMs;
   const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
   const error: SightingError = { noise, jitter: options.jitterMm ?? 4, partialNoise: options.partialNoiseMm ?? R + 4, partialJitter: options.partialJitterMm ?? 16 };
-  const paths = new Map(balls.map((b) => [b, new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol)]));
+  const pathOf = (b: string, turns: readonly Turn[] = []) => new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol, turns);
+  const plain = new Map(balls.map((b) => [b, pathOf(b)]));
+  /**
+   * The balls that may have been in one of a turn's clicks: within touching distance of another
+   * ball then, judged from where each was seen before (before its first impulse, a ball's speed
+   * is what its sightings showed). Only those may have turned back unseen.
+   */
+  const mayMeet = (tc: number): Map<string, Set<string>> => {
+    const out = new Map(balls.map((b) => [b, new Set<string>()]));
+    const step = 0.5;
+    for (let i = 0; i < balls.length; i++) {
+      for (let j = i + 1; j < balls.length; j++) {
+        const [x, y] = [plain.get(balls[i]!)!, plain.get(balls[j]!)!];
+        const slack = (x.speedOver(tc - tol, tc + tol) + y.speedOver(tc - tol, tc + tol)) * (step / 2);
+        for (let tau = tc - tol; tau <= tc + tol; tau += step) {
+          const rx = x.fromBefore(tau);
+          const ry = y.fromBefore(tau);
+          if (!rx || !ry || lowerBetween(rx, ry) - slack <= 2 * R + give) {
+            out.get(balls[i]!)!.add(balls[j]!);
+            out.get(balls[j]!)!.add(balls[i]!);
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  };
+  const turns = turnsOf(sensor.events, options.pathOffsetMs ?? options.offsetMs, frameMs, tol).map((turn) => ({ turn, meets: turn.clicks.map((c) => mayMeet(c.t)) }));
+  /**
+   * Per ball, its part of each turn, counting only the clicks sensed before the event being read
+   * (at a click, a ball is where that click's impulse found it). A click can add to a ball's
+   * speed no more than the impulse its amplitude allows, nor more than the partner brought: two
+   * balls' energy together does not grow, so U² after ≤ U² + U_partner² (U: the speed bound;
+   * the partner's as it came in).
+   * A ball at rest struck by a fast one gains; the striker, or one far from every other, does not.
+   */
+  const ownTurns = (b: string, before: number): Turn[] =>
+    turns.flatMap(({ turn, meets }) => {
+      const gained = new Map<string, number>();
+      const first = new Map<string, number>();
+      turn.clicks.forEach((c, k) => {
+        if (c.index >= before) return;
+        // A partner's speed coming into the click: its bound a frame before the click's window, and what earlier clicks of the turn gave it.
+        const comingIn = c.t - tol - frameMs;
+        const speed = (x: string) => plain.get(x)!.speedOver(comingIn, comingIn) + (gained.get(x) ?? 0);
+        const gains = balls.map((x) => [x, Math.min(c.extra, Math.max(0, ...[...meets[k]!.get(x)!].map(speed)))] as const);
+        for (const [x, g] of gains) {
+          if (g <= 0) continue;
+          gained.set(x, (gained.get(x) ?? 0) + g);
+          if (!first.has(x)) first.set(x, c.t);
+        }
+      });
+      const extra = gained.get(b);
+      return extra ? [{ from: first.get(b)! - tol, to: turn.to, extra, clicks: turn.clicks.filter((c) => c.index < before) }] : [];
+    });
+  const built = new Map<string, BallPath>();
+  /** The balls' paths as read at sensor event `index`. */
+  const pathsAt = (index: number) =>
+    new Map(balls.map((b) => {
+      const own = ownTurns(b, index);
+      if (own.length === 0) return [b, plain.get(b)!];
+      const key = `${b} ${own.map((t) => `${t.from}:${t.extra}`).join(' ')}`;
+      if (!built.has(key)) built.set(key, pathOf(b, own));
+      return [b, built.get(key)!];
+    }));
+  let paths = plain;
   const doubt = shotPaths.doubt;
   const { length, width } = options.table;
   /**
@@ -404,11 +525,57 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     return { a: home.at, ra: r, b: home.at, rb: r };
   };
 
+  /**
+   * Was a ball at rest surely left unmoved by click `index` (window t0–t1, camera clock)? RULES
+   * §10: a ball struck takes an impulse of (1 + e)/2 of the contact's normal speed, which the
+   * click's amplitude bounds from below (bounds.ts speedRange), and from rest it slides straight
+   * until something stops it. So if it was seen clearly, a moment later, nearer its resting
+   * place than it would have gone, it was not in the click — unless something it may have met
+   * meanwhile was sensed, or a skittle it may have bounced off unsensed stands near. A ball
+   * frozen against a third one passes the impulse on and stays (Newton's cradle): the caller
+   * leaves that case alone.
+   */
+  const unmovedBy = (ball: string, index: number, t0: number, t1: number): boolean => {
+    const [lo] = speedRange((sensor.events[index] as { amplitude?: number }).amplitude);
+    if (!(lo > 0) || inDoubt(ball, t1)) return false;
+    const samples = shotPaths.paths[ball]!;
+    const before = t0 - frameMs / 2;
+    const home = restingPlace(samples, before, frameMs, error.jitter, true);
+    if (!home || before - home.lastSeen > 2 * frameMs) return false;
+    // Slowest it can leave at (mm/ms): restitution of 0.8 at the least; cloth friction μ ≤ 0.3 slows it.
+    const leave = (0.9 * lo) / 1000;
+    const decel = 0.003;
+    const horizon = t1 + Math.max(3 * frameMs, 100);
+    const sighting = samples.find((x) => {
+      if (x.at === null || !x.clear || x.t < t1 + frameMs / 2 || x.t > horizon) return false;
+      const dt = Math.min(x.t - frameMs / 2 - t1, leave / decel);
+      const gone = leave * dt - (decel * dt * dt) / 2;
+      return dist(x.at, home.at) < gone - 2 * error.noise;
+    });
+    if (!sighting) return false;
+    const reachBy = leave * (sighting.t - t0) + 2 * error.noise;
+    if (sensor.events.some((o, k) => k !== index && at(o) !== null && at(o)! >= t0 - tol && at(o)! <= sighting.t + tol && (involved.get(k)?.has(ball) ?? true))) return false;
+    return !(options.skittles ?? []).some((k) => dist(k.at, home.at) < R + k.radius + reachBy);
+  };
+
+  /** `ball` was left unmoved by the click and was surely not touching any ball but `partner` (frozen balls pass the impulse on). */
+  const unmovedApart = (ball: string, partner: string, index: number, t0: number, t1: number, resting: ReadonlyMap<string, Reach>): boolean =>
+    unmovedBy(ball, index, t0, t1) &&
+    balls.every((c) => {
+      if (c === ball || c === partner) return true;
+      const other = paths.get(c)!;
+      return ruledOut(ball, t0, t1, (r, tau) => {
+        const s = resting.get(c) ?? other.at(tau);
+        return s ? lowerBetween(r, s) : null;
+      }, 2 * R + give, c, resting);
+    });
+
   /** Per skittle event (index): the balls that may have felled it, directly or through a skittle it may have been knocked by (null: not known). */
   const fellers = new Map<number, Set<string> | null>();
 
   return sensor.events.map((e, index): ShotEvent => {
     if (!isContact(e) || e.t === undefined) return e;
+    paths = pathsAt(index);
     const tc = e.t - (options.pathOffsetMs ?? options.offsetMs);
     if (e.kind === 'cushion') {
       if (e.ball !== null) return e;
@@ -468,7 +635,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
           const s = resting.get(y) ?? other.at(tau);
           return s ? lowerBetween(r, s) : null;
         }, 2 * R + give, y, resting);
-        if (!out) pairs.push([x, y]);
+        if (!out && !unmovedApart(x, y, index, t0, t1, resting) && !unmovedApart(y, x, index, t0, t1, resting)) pairs.push([x, y]);
       }
     }
     // A ball struck from rest leaves along the line of centres: the striker lay on that line.

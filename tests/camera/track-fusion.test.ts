@@ -108,6 +108,29 @@ describe('track fusion: cushions (issue 16)', () => {
   });
 });
 
+describe('track fusion: struck and turned back within a frame', () => {
+  // Held-out seed 18181, three-cushion 30 fps s10 #5: red at rest 75 mm off the right rail is
+  // struck hard by yellow, strikes the rail 11 ms later and is struck back by yellow at 25 ms,
+  // so the next frame shows it almost where it lay (the rail's true ball is red).
+  const yellow = (t: number): [number, number] => (t <= 500 ? [1557 - 1.5 * (t - 500), 1281 + 4.2 * (t - 500)] : [1557 - 1.35 * (t - 500), 1281 - 0.36 * (t - 500)]);
+  const red = (t: number): [number, number] => (t <= 540 ? [1553, 1345] : [1553 + 0.5 * (t - 540), 1345 - 0.6 * (t - 540)]);
+  const p = () => paths({ white: path(still([2451, 191])), yellow: path(yellow), red: path(red) });
+  const events: ShotEvent[] = [
+    { kind: 'ball', balls: [null, null], t: 500, amplitude: 235 },
+    { kind: 'cushion', rail: 'right', ball: null, t: 511, amplitude: 192 },
+    { kind: 'ball', balls: [null, null], t: 525, amplitude: 162 },
+  ];
+
+  it('a ball that may have been struck there is not ruled out of the rail by where the frames show it', () => {
+    expect(trackIds({ events }, p(), opts())[1]).toMatchObject({ ball: null });
+  });
+
+  it('a rail far from both is still ruled out for them: a lone cushion elsewhere names its ball', () => {
+    const q = paths({ white: path(bounceHead(191, 2, 511)), yellow: path(yellow), red: path(red) });
+    expect(trackIds({ events: [events[0]!, { kind: 'cushion', rail: 'head', ball: null, t: 511, amplitude: 100 }, events[2]!] }, q, opts())[1]).toMatchObject({ ball: 'white' });
+  });
+});
+
 describe('track fusion: balls out of play (RULES §10)', () => {
   // "one" runs into the head-left pocket and is never seen again; the cue ball later strikes the head rail.
   const gone = () => paths({ cue: path(bounceHead(700, 2, 900), 1200), one: path(line([150, 150], [-1, -1]), 1200, [[100, 1200]]), two: path(still([2000, 300]), 1200) });
@@ -133,7 +156,7 @@ describe('track fusion: balls out of play (RULES §10)', () => {
     const cue = (t: number): [number, number] => (t < 900 ? [200 + 2 * t, 700] : [2000, 700]);
     const two = (t: number): [number, number] => (t < 900 ? [2000 + 2 * R, 700] : [2000 + 2 * R + 1.6 * (t - 900), 700]);
     const p = paths({ cue: path(cue, 1200), one: path(line([150, 150], [-1, -1]), 1200, [[100, 1200]]), two: path(two, 1200) });
-    const click = { kind: 'ball', balls: [null, null], t: 900 } as const;
+    const click: ShotEvent = { kind: 'ball', balls: [null, null], t: 900 };
     expect(trackIds({ events: [click] }, p, opts())[0]).toMatchObject({ balls: [null, null] });
     expect(trackIds({ events: [{ kind: 'off-table', ball: 'one', t: 150 }, click] }, p, opts())[1]).toMatchObject({ balls: ['cue', 'two'] });
   });
