@@ -131,6 +131,26 @@ describe('track fusion: struck and turned back within a frame', () => {
   });
 });
 
+describe('track fusion: a ball the click left unmoved (RULES §10)', () => {
+  // Yellow (the cue ball) is never seen; it strikes the resting red at 500 (amplitude 90: at
+  // least ~1.4 m/s of normal speed). White, at rest 335 mm away, stays where it lay.
+  const red = (t: number): [number, number] => (t < 500 ? [338, 1353] : [338 - 1.2 * (t - 500), 1353 - 0.9 * (t - 500)]);
+  const unseen = path(still([1400, 700])).map((x) => ({ ...x, at: null }));
+  const click = (amplitude: number): ShotEvent => ({ kind: 'ball', balls: [null, null], t: 500, amplitude });
+
+  it('a ball seen still after a click that would have sent it well away was not in it', () => {
+    const p = paths({ white: path(still([70, 1152])), yellow: unseen, red: path(red) });
+    expect(trackIds({ events: [click(90)] }, p, opts())[0]).toMatchObject({ balls: ['yellow', 'red'] });
+  });
+
+  it('not from a click too soft to bound the speed, nor for a ball frozen against a third (the impulse passes through it)', () => {
+    const p = paths({ white: path(still([70, 1152])), yellow: unseen, red: path(red) });
+    expect(trackIds({ events: [click(12)] }, p, opts())[0]).toMatchObject({ balls: ['yellow', null] });
+    const frozen = paths({ white: path(still([70, 1152])), yellow: unseen, red: path(red), cue: path(still([70 + 2 * R, 1152])) });
+    expect(trackIds({ events: [click(90)] }, frozen, opts())[0]).not.toMatchObject({ balls: ['yellow', 'red'] });
+  });
+});
+
 describe('track fusion: balls out of play (RULES §10)', () => {
   // "one" runs into the head-left pocket and is never seen again; the cue ball later strikes the head rail.
   const gone = () => paths({ cue: path(bounceHead(700, 2, 900), 1200), one: path(line([150, 150], [-1, -1]), 1200, [[100, 1200]]), two: path(still([2000, 300]), 1200) });
