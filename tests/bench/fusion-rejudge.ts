@@ -4,7 +4,7 @@ import { fuseWithTracks } from '../../hub/camera/track-fusion.ts';
 import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
 import type { Match } from '../../hub/rules/match.ts';
 import { createMatch, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
-import { judge, truthShots, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
+import { judge, truthShots, wrongFacts, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
 import { withDoubts, cueBallDoubts, type DoubtEvent } from '../../hub/vision/doubts.ts';
 import { findContacts } from '../../hub/vision/contacts.ts';
 import { analysisStep, everyStep, hideDoubted, statedEvents, type ShotEventOut } from '../../hub/vision/tracker.ts';
@@ -31,7 +31,7 @@ import { analysisStep, everyStep, hideDoubted, statedEvents, type ShotEventOut }
  * places get them from the physics again (`--seed N`: the run's VISION_SEED), checked against
  * the recorded truth's events.
  */
-type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number>; cameraThen: Record<Decision, number>; cameraNow: Record<Decision, number> };
+type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number>; cameraThen: Record<Decision, number>; cameraNow: Record<Decision, number>; wrongFacts: number };
 const zero = (): Record<Decision, number> => ({ correct: 0, prompted: 0, wrong: 0 });
 
 const args = process.argv.slice(2);
@@ -99,7 +99,7 @@ for (const [key, records] of streams) {
   let seenContacts: Match = createMatch(setup);
   let seenCamera: Match = createMatch(setup);
   let log: MatchInput[] = [];
-  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero(), cameraThen: zero(), cameraNow: zero() };
+  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero(), cameraThen: zero(), cameraNow: zero(), wrongFacts: 0 };
   rows.set(`${variant} ${fps}`, row);
   for (const r of records) {
     const view = truth.view();
@@ -129,6 +129,9 @@ for (const [key, records] of streams) {
     if (!k.inStep) seenCamera = replay(setup, [...log, ...inputs]);
     log.push(...inputs);
     row.shots += 1;
+    const facts = wrongFacts(fused.events, input.truth);
+    row.wrongFacts += Math.max(0, facts);
+    if (facts > 0) wrong.push(`wrong fact(s), ${variant} ${fps} s${r.stream} #${r.index}: truth ${JSON.stringify(input.truth)} read ${JSON.stringify(fused.events)}`);
     row.then[r.decisions.fused] += 1;
     row.now[d.decision] += 1;
     row.contacts[c.decision] += 1;
@@ -137,15 +140,15 @@ for (const [key, records] of streams) {
   }
 }
 const per100 = (d: Record<Decision, number>, n: number) => ((100 * d.prompted) / Math.max(1, n)).toFixed(1);
-console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | contacts only now | camera alone then | camera alone now |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | fused now: wrong facts | contacts only now | camera alone then | camera alone now |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [key, r] of [...rows].sort()) {
   const [variant, fps] = key.split(' ');
-  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) |`);
+  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${r.wrongFacts} | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) |`);
 }
 if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, without fusion input, or without the truth's resting places (give --seed).`);
 if (showPrompts || showCameraChanges) console.log(`\n${prompts.join('\n')}`);
-console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision');
+console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision, no wrong fact');
 
 /** The camera shot found again in the recorded paths: today's contacts, then today's doubts, as the tracker's analysis runs them. */
 function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {

@@ -140,8 +140,9 @@ function printTables(rows: RowSummary[], seed: number, width: number, height: nu
       console.log('| game | fps | shots | correct | prompted | **wrong** | prompts /100 |');
       console.log('|---|---|---|---|---|---|---|');
     } else {
-      console.log(`| game | fps | shots | exact sequence | ball P / R | cushion P / R | skittle P / R | null facts | correct | prompted | **wrong** | prompts /100 |${reading === 'camera' ? ' rest position mean / p99 (placed, left out) |' : ''}`);
-      console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|${reading === 'camera' ? '---|' : ''}`);
+      const extra = reading === 'camera' ? ' rest position mean / p99 (placed, left out) |' : ' **wrong facts** |';
+      console.log(`| game | fps | shots | exact sequence | ball P / R | cushion P / R | skittle P / R | null facts | correct | prompted | **wrong** | prompts /100 |${extra}`);
+      console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     }
     for (const r of rows) {
       const d = r.decisions[reading];
@@ -149,7 +150,9 @@ function printTables(rows: RowSummary[], seed: number, width: number, height: nu
       if (reading === 'sensors') console.log(`| ${r.variant} | ${r.fps} | ${r.shots} | ${tail}`);
       else {
         const k = r.kinds[reading];
-        const pos = reading === 'camera' ? ` ${r.positionMean.toFixed(1)} / ${r.positionP99.toFixed(1)} mm (${r.positions}, ${r.positionsOmitted}) |` : '';
+        // Wrong facts: ids stated against the truth (fused readings only; records from before the count show –).
+        const facts = r.wrongFacts.shots === 0 ? '–' : `**${r.wrongFacts[reading as 'contacts' | 'fused']}**${r.wrongFacts.shots < r.shots ? ` (of ${r.wrongFacts.shots} shots)` : ''}`;
+        const pos = reading === 'camera' ? ` ${r.positionMean.toFixed(1)} / ${r.positionP99.toFixed(1)} mm (${r.positions}, ${r.positionsOmitted}) |` : ` ${facts} |`;
         console.log(`| ${r.variant} | ${r.fps} | ${r.shots} | ${pct(r.exact[reading], r.shots)} | ${pr(k.ball)} | ${pr(k.cushion)} | ${pr(k.skittle)} | ${r.nullFacts[reading]} | ${tail}${pos}`);
       }
     }

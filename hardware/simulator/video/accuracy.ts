@@ -55,6 +55,8 @@ export interface ShotRecord {
   trackMs: number;
   /** For a wrong decision: what was read and what happened. */
   wrong?: string[];
+  /** Ids the fused readings stated that the truth contradicts (wrongFacts; records before 2026-12-03 have none). A wrong fact may not change the decision, but it must never be stated. */
+  wrongFacts?: { contacts: number; fused: number };
   /** The truth's and the camera's events (t: ms from the strike, camera on the video clock minus the lead), for timing and diagnosis. */
   events: { truth: readonly ShotEvent[]; camera: readonly ShotEvent[] };
   /** The camera's resting places (the truth's are in the physics). */
@@ -88,6 +90,28 @@ export function signature(e: ShotEvent): string {
   if (e.kind === 'cushion') return `cushion:${e.rail}:${e.ball ?? '?'}`;
   if (e.kind === 'skittle') return `skittle:${e.skittle}:${e.by ?? '?'}`;
   return `${e.kind}:${'ball' in e ? e.ball : ''}`;
+}
+
+/**
+ * How many ids a sensor-sequence reading (the fused ones: the sensors' contacts in order, camera
+ * facts placed among them) states that the truth's contact at the same place contradicts. The
+ * model's sensors sense every contact in order, so the contacts align one to one; −1 when they
+ * do not (nothing can be said).
+ */
+export function wrongFacts(read: readonly ShotEvent[], truth: readonly ShotEvent[]): number {
+  const contacts = (es: readonly ShotEvent[]) => es.filter((e) => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle');
+  const r = contacts(read);
+  const t = contacts(truth);
+  if (r.length !== t.length) return -1;
+  let wrong = 0;
+  r.forEach((e, i) => {
+    const u = t[i]!;
+    if (e.kind !== u.kind) wrong += 1;
+    else if (e.kind === 'ball' && u.kind === 'ball') wrong += e.balls.filter((b) => b !== null && !u.balls.includes(b)).length + (e.balls[0] !== null && e.balls[0] === e.balls[1] ? 1 : 0);
+    else if (e.kind === 'cushion' && u.kind === 'cushion') wrong += (e.rail !== u.rail ? 1 : 0) + (e.ball !== null && e.ball !== u.ball ? 1 : 0);
+    else if (e.kind === 'skittle' && u.kind === 'skittle') wrong += (e.skittle !== u.skittle ? 1 : 0) + (e.by !== null && e.by !== u.by ? 1 : 0);
+  });
+  return wrong;
 }
 
 const outcome = (r: ShotResult) => JSON.stringify([r.points, r.foul, r.turnPasses, r.awards ?? []]);
@@ -264,6 +288,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       renderMs: Math.round(renderMs),
       trackMs: Math.round(trackMs),
       ...(wrong.length ? { wrong } : {}),
+      wrongFacts: { contacts: wrongFacts(contacts.shot.events, truthShot.events), fused: wrongFacts(fused.shot.events, truthShot.events) },
       events: { truth: truthShot.events, camera: cameraAlone.events.map((e) => (e.t === undefined ? e : { ...e, t: e.t - clip.strikeAt * 1000 })) },
       positions: camShot.positions ?? {},
       // Everything fusion was given, to try fusion again without rendering (VISION_FUSION_INPUT=1).
@@ -305,6 +330,8 @@ export interface RowSummary {
   renderMs: number;
   trackMs: number;
   wrong: string[];
+  /** Summed over the records that have them (`shots` of them; −1 readings, not aligned, left out). */
+  wrongFacts: { contacts: number; fused: number; shots: number };
 }
 
 export function quantile(xs: readonly number[], q: number): number {
@@ -321,7 +348,7 @@ export function summarise(records: readonly ShotRecord[]): RowSummary[] {
     if (!e) {
       const zero = () => ({ correct: 0, prompted: 0, wrong: 0 });
       e = {
-        row: { variant: r.variant, fps: r.fps, shots: 0, decisions: { camera: zero(), sensors: zero(), contacts: zero(), fused: zero() }, exact: { camera: 0, contacts: 0, fused: 0 }, kinds: { camera: {}, contacts: {}, fused: {} }, nullFacts: { camera: 0, contacts: 0, fused: 0 }, positionMean: NaN, positionP99: NaN, positions: 0, positionsOmitted: 0, frames: 0, renderMs: 0, trackMs: 0, wrong: [] },
+        row: { variant: r.variant, fps: r.fps, shots: 0, decisions: { camera: zero(), sensors: zero(), contacts: zero(), fused: zero() }, exact: { camera: 0, contacts: 0, fused: 0 }, kinds: { camera: {}, contacts: {}, fused: {} }, nullFacts: { camera: 0, contacts: 0, fused: 0 }, positionMean: NaN, positionP99: NaN, positions: 0, positionsOmitted: 0, frames: 0, renderMs: 0, trackMs: 0, wrong: [], wrongFacts: { contacts: 0, fused: 0, shots: 0 } },
         errors: [],
       };
       rows.set(key, e);
@@ -349,6 +376,11 @@ export function summarise(records: readonly ShotRecord[]): RowSummary[] {
     row.renderMs += r.renderMs;
     row.trackMs += r.trackMs;
     if (r.wrong) row.wrong.push(...r.wrong);
+    if (r.wrongFacts) {
+      row.wrongFacts.shots += 1;
+      row.wrongFacts.contacts += Math.max(0, r.wrongFacts.contacts);
+      row.wrongFacts.fused += Math.max(0, r.wrongFacts.fused);
+    }
   }
   return [...rows.values()].map(({ row, errors }) => ({ ...row, positions: errors.length, positionMean: errors.reduce((a, b) => a + b, 0) / Math.max(1, errors.length), positionP99: quantile(errors, 0.99) }));
 }
