@@ -36,7 +36,7 @@ export interface DoubtInput {
   table: { length: number; width: number };
   /** The events the tracker states (contacts, skittles, pockets), t on the frames' clock. */
   events: readonly DoubtEvent[];
-  /** Skittles to check for an unseen fall (standing when the shot began, not seen standing at its end): spot and base diameter (mm). */
+  /** Skittles to check for an unseen fall (not seen standing at the shot's end, and not stated fallen): spot and base diameter (mm). */
   skittles?: readonly { id: string; at: readonly [number, number]; base: number }[];
   /** A table with pockets: a ball lost for good may have dropped into one. */
   pockets?: boolean;
