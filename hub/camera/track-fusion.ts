@@ -344,7 +344,8 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
         if (c.index >= before) return;
         // A partner's speed coming into the click: its bound a frame before the click's window, and what earlier clicks of the turn gave it.
         const comingIn = c.t - tol - frameMs;
-        const speed = (x: string) => plain.get(x)!.speedOver(comingIn, comingIn) + (gained.get(x) ?? 0);
+        // Not seen then (the cue ball under the arm, say): it may have come in at any speed.
+        const speed = (x: string) => (plain.get(x)!.at(comingIn) === null ? MAX_SPEED : plain.get(x)!.speedOver(comingIn, comingIn)) + (gained.get(x) ?? 0);
         const gains = balls.map((x) => [x, Math.min(c.extra, Math.max(0, ...[...meets[k]!.get(x)!].map(speed)))] as const);
         for (const [x, g] of gains) {
           if (g <= 0) continue;
