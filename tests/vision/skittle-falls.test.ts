@@ -89,20 +89,27 @@ describe('skittle watch', () => {
 });
 
 describe('skittle falls: rendered', () => {
-  it('a skittle the cue ball fells right after the strike is reported, by the cue ball, within a frame', { timeout: 60_000 }, () => {
+  /** The cue ball struck from beside spot1 into it, on the pyramid table, and a tracker for the clip. */
+  const spot1Shot = () => {
     const table = tableFor('skittles-7-pyramid');
     const spot1 = table.skittles.find((s) => s.id === 'spot1')!;
     const from: [number, number] = [spot1.at[0] + 30, spot1.at[1] + 60];
     const start = [strike('cue', from, { angle: Math.atan2(-1, -0.6), speed: 2200, follow: 0, english: 0 }), still('one', [2500, 500]), still('two', [2800, 1300])];
     const clip = makeClip({ table, start, cueBall: 'cue', variant: 'skittles-7-pyramid', fps: 30, width: 800, height: 450, seed: 3, chalk: false, hoverCue: false });
-    const truth = clip.truth.shot.events.find((e) => e.kind === 'skittle');
-    expect(truth).toMatchObject({ skittle: 'spot1', by: 'cue' });
-    expect(truth!.t!).toBeLessThan(60);
     const c = clip.camera;
     const cal = calibrate({ width: c.lens.width, height: c.lens.height, corners: c.corners, table: { length: table.length, width: table.width }, k1: c.spec.k1, fovDeg: c.spec.hfovDeg });
     if (!cal.ok) throw new Error(cal.error);
     const skittles = table.skittles.map((s) => ({ id: s.id, at: [s.at[0], s.at[1]] as [number, number], base: 2 * s.radius, height: 60 }));
-    const tracker = new VisionTracker({ calibration: cal.value, balls: 'skittles', ballRadius: table.ballRadius, skittles, initial: { cue: from, one: [2500, 500], two: [2800, 1300] } });
+    const tracker = () => new VisionTracker({ calibration: cal.value, balls: 'skittles', ballRadius: table.ballRadius, skittles, initial: { cue: from, one: [2500, 500], two: [2800, 1300] } });
+    return { spot1, clip, tracker };
+  };
+
+  it('a skittle the cue ball fells right after the strike is reported, by the cue ball, within a frame', { timeout: 60_000 }, () => {
+    const { clip, tracker: track } = spot1Shot();
+    const truth = clip.truth.shot.events.find((e) => e.kind === 'skittle');
+    expect(truth).toMatchObject({ skittle: 'spot1', by: 'cue' });
+    expect(truth!.t!).toBeLessThan(60);
+    const tracker = track();
     const messages: TrackerMessage[] = [];
     for (let i = 0; i < clip.frameCount; i++) messages.push(...tracker.push(clip.frame(i), (i * 1000) / clip.fps));
     messages.push(...tracker.finish());
@@ -116,17 +123,9 @@ describe('skittle falls: rendered', () => {
   });
 
   it('a skittle read down before the shot (a blue sleeve over its spot reads as cloth) that a ball then reaches is a maybe fall, not nothing (held-out seed 19191, pyramid 60 fps s10 #8)', { timeout: 60_000 }, () => {
-    const table = tableFor('skittles-7-pyramid');
-    const spot1 = table.skittles.find((s) => s.id === 'spot1')!;
-    const from: [number, number] = [spot1.at[0] + 30, spot1.at[1] + 60];
-    const start = [strike('cue', from, { angle: Math.atan2(-1, -0.6), speed: 2200, follow: 0, english: 0 }), still('one', [2500, 500]), still('two', [2800, 1300])];
-    const clip = makeClip({ table, start, cueBall: 'cue', variant: 'skittles-7-pyramid', fps: 30, width: 800, height: 450, seed: 3, chalk: false, hoverCue: false });
-    const c = clip.camera;
-    const cal = calibrate({ width: c.lens.width, height: c.lens.height, corners: c.corners, table: { length: table.length, width: table.width }, k1: c.spec.k1, fovDeg: c.spec.hfovDeg });
-    if (!cal.ok) throw new Error(cal.error);
-    const skittles = table.skittles.map((s) => ({ id: s.id, at: [s.at[0], s.at[1]] as [number, number], base: 2 * s.radius, height: 60 }));
+    const { spot1, clip, tracker: track } = spot1Shot();
     const read = (misread: boolean) => {
-      const tracker = new VisionTracker({ calibration: cal.value, balls: 'skittles', ballRadius: table.ballRadius, skittles, initial: { cue: from, one: [2500, 500], two: [2800, 1300] } });
+      const tracker = track();
       // Until the strike, spot1 reads as bare cloth, as under the sleeve of that held-out shot.
       const detector = (tracker as unknown as { detector: { objectShare: (f: unknown, at: readonly [number, number], h: number, r: number) => number } }).detector;
       const share = detector.objectShare.bind(detector);
