@@ -288,6 +288,15 @@ function turnsOf(events: readonly ShotEvent[], offset: number, frameMs: number, 
   return out;
 }
 
+/** The sure pocket and off-table facts of `events` (named ball, not `maybe`): ball → earliest time + `offset`, added to `known`. */
+function leftPlayOf(events: readonly ShotEvent[], offset: number, known?: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map(known);
+  for (const e of events) {
+    if ((e.kind === 'pocket' || e.kind === 'off-table') && e.ball !== null && e.t !== undefined && !e.maybe) out.set(e.ball, Math.min(e.t + offset, out.get(e.ball) ?? Infinity));
+  }
+  return out;
+}
+
 /** Ids for each sensor event (same index) from the camera's paths alone: a contact's ids, or null where not sure. */
 export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): ShotEvent[] {
   const noise = options.noiseMm ?? 10;
@@ -374,10 +383,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
    * `maybe`), and not a ball whose identity is in doubt (the other of its colour may be the
    * one that went).
    */
-  const leftPlay = new Map(options.leftPlay);
-  for (const e of sensor.events) {
-    if ((e.kind === 'pocket' || e.kind === 'off-table') && e.ball !== null && e.t !== undefined && !e.maybe) leftPlay.set(e.ball, Math.min(e.t, leftPlay.get(e.ball) ?? Infinity));
-  }
+  const leftPlay = leftPlayOf(sensor.events, 0, options.leftPlay);
   const inPlay = (ball: string, sensorT: number) => {
     const gone = leftPlay.get(ball);
     return gone === undefined || (doubt !== null && doubt.balls.includes(ball)) || sensorT - options.pathToleranceMs <= gone + LEFT_PLAY_MARGIN_MS;
@@ -450,6 +456,13 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   }
   const at = (e: ShotEvent) => (e.t === undefined ? null : e.t - (options.pathOffsetMs ?? options.offsetMs));
   /**
+   * Was anything sensed in [from, to] (camera clock) besides event `index` that may have been
+   * this ball's — by distances (`involved`), and any event not timed? Then the ball may have
+   * met something there, and a straight run from rest is not assured.
+   */
+  const sensedMeanwhile = (ball: string, index: number, from: number, to: number) =>
+    sensor.events.some((o, k) => k !== index && (at(o) === null || (at(o)! >= from && at(o)! <= to)) && (involved.get(k)?.has(ball) ?? true));
+  /**
    * A ball that lay at rest until click `index` (window t0–t1, camera clock) and was then seen
    * clearly well away along a straight way, with nothing else sensed meanwhile: where its striker's
    * centre was at the contact — 2R from its resting place, against the way it left, within the
@@ -469,8 +482,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     const away = after[far]! as PathSample & { at: [number, number] };
     // Nothing else sensed from its last sighting at rest to there (a click on it, a rail, a
     // skittle) that may have been this ball's.
-    const spoils = (o: ShotEvent, k: number) => k !== index && (at(o) === null || (at(o)! >= home.t - tol && at(o)! <= away.t + tol)) && (involved.get(k)?.has(ball) ?? true);
-    if (sensor.events.some(spoils)) return null;
+    if (sensedMeanwhile(ball, index, home.t - tol, away.t + tol)) return null;
     const nearSkittle = (options.skittles ?? []).some((k) => segmentDistance(k.at, home.at, away.at) < R + k.radius + 80);
     if (nearSkittle) return null;
     const L = dist(home.at, away.at);
@@ -555,7 +567,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     });
     if (!sighting) return false;
     const reachBy = leave * (sighting.t - t0) + 2 * error.noise;
-    if (sensor.events.some((o, k) => k !== index && at(o) !== null && at(o)! >= t0 - tol && at(o)! <= sighting.t + tol && (involved.get(k)?.has(ball) ?? true))) return false;
+    if (sensedMeanwhile(ball, index, t0 - tol, sighting.t + tol)) return false;
     return !(options.skittles ?? []).some((k) => dist(k.at, home.at) < R + k.radius + reachBy);
   };
 
@@ -691,10 +703,7 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
     options.onCandidates?.(i, candidates);
   };
   // The camera's sure pocket and off-table facts, on the sensor clock.
-  const leftPlay = new Map(options.leftPlay);
-  for (const e of camera.events) {
-    if ((e.kind === 'pocket' || e.kind === 'off-table') && e.ball !== null && e.t !== undefined && !e.maybe) leftPlay.set(e.ball, Math.min(e.t + options.offsetMs, leftPlay.get(e.ball) ?? Infinity));
-  }
+  const leftPlay = leftPlayOf(camera.events, options.offsetMs, options.leftPlay);
   const tracked = trackIds({ events: sensor.events.map(unknownIds) }, shotPaths, { ...options, onCandidates, leftPlay });
   const burst = inBurst(sensor.events, options.toleranceMs);
   let fromTracks = 0;
