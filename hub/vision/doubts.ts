@@ -87,7 +87,30 @@ export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events
   const ordered = unorderedRails(events, input);
   const given = { ...input, events: ordered };
   const all = [...ordered, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...creepingIntoSkittles(given), ...lostForGood(given), ...departedUnseen(given)].sort((a, b) => a.t - b.t);
-  return unpairedBursts(all, input);
+  return onceEachTouch(unpairedBursts(all, input), input.dt);
+}
+
+/**
+ * A maybe cushion of a ball with another cushion of the same ball and rail within 1.5 frames
+ * and nothing else between them is the same touch found twice (a ball leaves a rail only to
+ * come back by way of a contact): kept once, the stated one if either is. Else each would be
+ * one more cushion in some reading (held-out 20202, three-cushion 60 s24 #6: three maybes of
+ * one left-rail touch beside a stated one made four cushions possible).
+ */
+export function onceEachTouch<E extends DoubtEvent>(events: readonly E[], dt: number): E[] {
+  const same = (x: DoubtEvent, y: DoubtEvent) => x.kind === 'cushion' && y.kind === 'cushion' && x.ball !== null && x.ball === y.ball && x.rail === y.rail;
+  const dropped = new Set<number>();
+  for (let i = 0; i < events.length; ) {
+    // A run of one ball's cushions of one rail with nothing between them.
+    let j = i;
+    while (j + 1 < events.length && same(events[j]!, events[j + 1]!)) j++;
+    const run = events.slice(i, j + 1).map((e, n) => ({ e, k: i + n }));
+    const stated = run.filter((x) => !x.e.maybe);
+    const kept = stated.length > 0 ? stated : [run[0]!];
+    for (const x of run) if (x.e.maybe && !kept.includes(x) && kept.some((y) => Math.abs(y.e.t - x.e.t) <= 1.5 * dt)) dropped.add(x.k);
+    i = j + 1;
+  }
+  return events.filter((_, k) => !dropped.has(k));
 }
 
 /**
@@ -559,6 +582,8 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
   ];
   const out: DoubtEvent[] = [];
   const startOf = (ball: string) => earliestTouch(tracks, dt, events, ball);
+  // Stated contacts only: on a second pass its own maybes come back as events and must change nothing (idempotent).
+  const touchedNear = (ball: string, from: number, to: number) => events.some((e) => e.kind === 'ball' && !e.maybe && (e.balls.includes(ball) || e.balls.includes(null)) && e.t >= from - dt / 2 && e.t <= to + dt / 2);
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
     // A ball running along a rail is near it for many frames: one maybe per run of such steps.
@@ -586,10 +611,17 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
         // And at the speeds toward and away from it that the neighbouring steps show (a ball
         // rolling along a rail neither comes at it nor leaves it): in, touch, out within the step.
         const after = k + 1 < s.length ? s[k + 1]! : null;
-        const out_ = after ? (gap(after) - gap(b) + NOISE_MM) / Math.max(after.t - b.t, 1) : travel / dt;
+        let out_ = after ? (gap(after) - gap(b) + NOISE_MM) / Math.max(after.t - b.t, 1) : travel / dt;
         const before = k > 1 ? s[k - 2]! : null;
         // Leaving its resting place, it came at the rail at least as fast as it leaves it.
-        const in_ = departing || !before ? out_ : (gap(before) - gap(a) + NOISE_MM) / Math.max(a.t - before.t, 1);
+        let in_ = departing || !before ? out_ : (gap(before) - gap(a) + NOISE_MM) / Math.max(a.t - before.t, 1);
+        // A contact of the ball beside the step changes its speed there: the neighbouring step
+        // then says nothing of how fast it came at the rail or left it, only the travel does
+        // (held-out 20202, three-cushion 30 s7 #7: the yellow off the right rail into the red
+        // 12 ms later, almost stopped by it, so it seemed to leave the rail too slowly).
+        const fastest = Math.max(in_, out_, travel / (b.t - a.t));
+        if (touchedNear(ball, a.t, after?.t ?? b.t)) out_ = fastest;
+        if (touchedNear(ball, before?.t ?? a.t, b.t)) in_ = fastest;
         if (out_ <= 0 || in_ <= 0 || d0 / in_ + d1 / out_ > 1.2 * (b.t - a.t)) continue;
         // A contact of this ball inside the step ends a run: it may have come off the rail, met
         // the ball and gone back into the rail within the frame.
@@ -601,7 +633,12 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
         const t = Math.max(a.t + ((b.t - a.t) * d0) / Math.max(d0 + d1, 1e-6), startOf(ball));
         const stated = events.some((e) => e.kind === 'cushion' && e.rail === r.rail && (e.ball === ball || e.ball === null) && e.t >= a.t - 1.5 * dt && e.t <= b.t + 1.5 * dt && !struck(Math.min(e.t, a.t), Math.max(e.t, b.t)));
         const already = out.some((e) => e.kind === 'cushion' && e.rail === r.rail && e.ball === ball && Math.abs(e.t - t) < 2.5 * dt);
-        if (!stated && !already) out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(t), maybe: true });
+        if (stated || already) continue;
+        out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(t), maybe: true });
+        // Within a frame of a contact of the ball, the rail may be on either side of it (unorderedRails).
+        const contact = events.find((e) => e.kind === 'ball' && !e.maybe && (e.balls.includes(ball) || e.balls.includes(null)) && Math.abs(e.t - t) < dt);
+        const other = contact ? (t >= contact.t ? contact.t - 1 : contact.t + 1) : null;
+        if (other !== null && other >= startOf(ball)) out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(other), maybe: true });
       }
     }
   }

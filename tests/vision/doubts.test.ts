@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cueBallDoubts, withDoubts, type DoubtEvent, type DoubtInput } from '../../hub/vision/doubts.ts';
+import { cueBallDoubts, onceEachTouch, withDoubts, type DoubtEvent, type DoubtInput } from '../../hub/vision/doubts.ts';
 import type { TrackSample } from '../../hub/vision/contacts.ts';
 
 /**
@@ -125,6 +125,37 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     // Rolling parallel to the foot rail 20 mm off it: no step can have touched it.
     const along = input({ white: moving([2000, TABLE.width - R - 20], 100, [0, 0]), red: moving([TABLE.length - R - 20, 300], 100, [0, 0.6]) });
     expect(added(along).filter((e) => e.kind === 'cushion')).toEqual([]);
+  });
+
+  it('TC-1: a rail touched just before a contact that nearly stops the ball is a maybe cushion, on either side of the contact (held-out 20202, three-cushion 30 s7 #7)', () => {
+    // The yellow comes at the right rail, touches it at 1020 ms, comes off it and meets the red
+    // 12 ms later, which takes nearly all its speed: in the frames it seems to leave the rail far
+    // too slowly to have touched it. The contact is timed (as the tracker did) before the rail.
+    const line = TABLE.width - R;
+    const yellow: Path = (t) => (t < 1020 ? [2000 - 0.6 * (t - 600), line - 0.7 * (1020 - t)] : t < 1032 ? [2000 - 0.6 * (t - 600), line - 0.6 * (t - 1020)] : [2000 - 0.6 * 432 - 0.02 * (t - 1032), line - 7.2]);
+    const meet = yellow(1032)!;
+    const red: Path = (t) => (t < 1032 ? [meet[0] - 43.5, meet[1] - 43.5] : [meet[0] - 43.5 - 0.45 * (t - 1032), meet[1] - 43.5 - 0.45 * (t - 1032)]);
+    const contact: DoubtEvent = { kind: 'ball', balls: ['yellow', 'red'], t: 1003 };
+    const x = input({ yellow, red, white: still([500, 300]) }, [{ kind: 'ball', balls: ['white', 'yellow'], t: 600 }, contact]);
+    const rails = added(x).filter((e) => e.kind === 'cushion' && e.ball === 'yellow' && e.rail === 'right');
+    expect(rails.length).toBeGreaterThan(0);
+    expect(rails.every((e) => e.maybe)).toBe(true);
+    expect(rails.some((e) => e.t < contact.t) && rails.some((e) => e.t > contact.t)).toBe(true);
+    // With no contact beside it, a ball seen crawling away from a rail it came at fast did not touch it.
+    const slowed: Path = (t) => (t < 1000 ? yellow(t) : [yellow(1000)![0] - 0.02 * (t - 1000), yellow(1000)![1] + 0.02 * (t - 1000)]);
+    expect(added(input({ yellow: slowed, white: still([500, 300]) }, [{ kind: 'ball', balls: ['white', 'yellow'], t: 600 }])).filter((e) => e.kind === 'cushion' && e.rail === 'right')).toEqual([]);
+  });
+
+  it('a maybe cushion beside another of the same ball and rail, nothing between, is the same touch: kept once', () => {
+    const c = (t: number, maybe?: true): DoubtEvent => ({ kind: 'cushion', rail: 'left', ball: 'white', t, ...(maybe ? { maybe } : {}) });
+    const hit: DoubtEvent = { kind: 'ball', balls: ['white', 'red'], t: 1605 };
+    // held-out 20202, three-cushion 60 s24 #6: maybes at 1606 and 1617 beside the stated 1628 go; the one before the contact stays.
+    expect(onceEachTouch([c(1594, true), hit, c(1606, true), c(1617, true), c(1628)], 1000 / 60)).toEqual([c(1594, true), hit, c(1628)]);
+    // Two maybes alone: the first stays; one farther than 1.5 frames from it is another touch.
+    expect(onceEachTouch([c(100, true), c(110, true), c(200, true)], 1000 / 60)).toEqual([c(100, true), c(200, true)]);
+    // Another rail, or a contact between: not the same touch.
+    const other: DoubtEvent = { kind: 'cushion', rail: 'head', ball: 'white', t: 105, maybe: true };
+    expect(onceEachTouch([c(100, true), other, c(110)], 1000 / 60)).toEqual([c(100, true), other, c(110)]);
   });
 
   it('two balls whose centres came within two radii and the slack, with no contact stated, maybe met (a thin kiss); farther apart they did not', () => {
