@@ -1,7 +1,7 @@
 import type { Shot, ShotEvent } from '../rules/events.ts';
 import type { PathSample, ShotPaths } from '../vision/tracker.ts';
 import { frameInterval } from '../vision/contacts.ts';
-import { IMPULSE_SHARE, speedRange } from '../rules/bounds.ts';
+import { IMPULSE_SHARE, SENSOR_CALIBRATION, speedRange } from '../rules/bounds.ts';
 import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
 
 /**
@@ -80,6 +80,10 @@ export interface TrackFusionOptions extends FusionOptions {
 
 /** The largest speed of any ball, mm/ms (rules/bounds.ts MAX_BALL_SPEED, 12 m/s). */
 const MAX_SPEED = 12;
+/** The error of the time between two sensor events (one clock, 0.1 ms stamps; the bridge's jitter), ms. */
+const SENSOR_CLOCK_MS = 1;
+/** Frames a ball at rest may be out of sight (nothing sensed meanwhile) and still be taken as lying there throughout. */
+const MISSED_FRAMES = 2;
 /** How long a ball must be seen in one place to be taken as at rest, ms. */
 const REST_MS = 200;
 /**
@@ -91,12 +95,20 @@ const LEFT_PLAY_MARGIN_MS = 500;
 
 type Vec = readonly [number, number];
 
-/** Where a ball can be at one moment: within `ra` of `a` and within `rb` of `b`. */
+/** Where a ball can be at one moment: within `ra` of `a` and within `rb` of `b` (and within `rc` of `c`, where given). */
 interface Reach {
   a: Vec;
   ra: number;
   b: Vec;
   rb: number;
+  c?: Vec;
+  rc?: number;
+}
+
+/** A third bound on where a ball can be: within `r` of `at`. */
+interface Disc {
+  at: Vec;
+  r: number;
 }
 
 interface Segment {
@@ -227,20 +239,23 @@ const dist = (p: Vec, q: Vec) => Math.hypot(p[0] - q[0], p[1] - q[1]);
  * Where a ball lay at rest up to `before`: its last sighting then, if clear, and seen frame after
  * frame within twice the jitter of that place for REST_MS (a partial sighting that close counts:
  * a sleeve over its edge does not put a moving ball's centre in one place frame after frame).
- * `lastSeen`: its last sighting of any kind.
+ * `lastSeen`: its last sighting of any kind. `quiet(from, to)`: nothing was sensed then; a ball
+ * out of sight for up to MISSED_FRAMES frames with nothing sensed meanwhile (a cue over it), and
+ * seen in that place again, lay there throughout (held-out seed 21212, balkline 60 fps s13 #8).
  */
-function restingPlace(samples: readonly PathSample[], before: number, frameMs: number, jitter: number, partialAfter = false): { at: Vec; t: number; lastSeen: number } | null {
+function restingPlace(samples: readonly PathSample[], before: number, frameMs: number, jitter: number, partialAfter = false, quiet: (from: number, to: number) => boolean = () => false): { at: Vec; t: number; lastSeen: number } | null {
+  const gap = (a: PathSample, b: PathSample) => b.t - a.t > 1.5 * frameMs && (b.t - a.t > (MISSED_FRAMES + 1.5) * frameMs || !quiet(a.t, b.t));
   const seen = samples.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before);
   // `partialAfter`: the place is the last clear sighting's, partial ones after it in that place too.
   let last = seen.length - 1;
   if (partialAfter) while (last >= 0 && !seen[last]!.clear) last--;
   const home = seen[last];
   if (!home || !home.clear) return null;
-  for (let k = last + 1; k < seen.length; k++) if (seen[k]!.t - seen[k - 1]!.t > 1.5 * frameMs || dist(seen[k]!.at, home.at) > 2 * jitter) return null;
+  for (let k = last + 1; k < seen.length; k++) if (gap(seen[k - 1]!, seen[k]!) || dist(seen[k]!.at, home.at) > 2 * jitter) return null;
   let restFrom = home.t;
   for (let k = last - 1; k >= 0 && home.t - restFrom < REST_MS; k--) {
     const x = seen[k]!;
-    if (seen[k + 1]!.t - x.t > 1.5 * frameMs || dist(x.at, home.at) > 2 * jitter) return null;
+    if (gap(x, seen[k + 1]!) || dist(x.at, home.at) > 2 * jitter) return null;
     restFrom = x.t;
   }
   return home.t - restFrom >= REST_MS ? { at: home.at, t: home.t, lastSeen: seen.at(-1)!.t } : null;
@@ -255,12 +270,20 @@ function segmentDistance(p: Vec, a: Vec, b: Vec): number {
 }
 
 /** Lower bound of the distance from a ball that can be anywhere in `r` to a set measured by `d` (1-Lipschitz). */
-const lowerTo = (r: Reach, d: (p: Vec) => number) => Math.max(d(r.a) - r.ra, d(r.b) - r.rb);
+const lowerTo = (r: Reach, d: (p: Vec) => number) => Math.max(d(r.a) - r.ra, d(r.b) - r.rb, r.c ? d(r.c) - r.rc! : -Infinity);
 
 /** Lower bound of the distance between two balls at the same moment. */
 function lowerBetween(r: Reach, s: Reach): number {
-  return Math.max(dist(r.a, s.a) - r.ra - s.ra, dist(r.a, s.b) - r.ra - s.rb, dist(r.b, s.a) - r.rb - s.ra, dist(r.b, s.b) - r.rb - s.rb);
+  const both = Math.max(dist(r.a, s.a) - r.ra - s.ra, dist(r.a, s.b) - r.ra - s.rb, dist(r.b, s.a) - r.rb - s.ra, dist(r.b, s.b) - r.rb - s.rb);
+  if (!r.c && !s.c) return both;
+  const discs = (q: Reach): [Vec, number][] => [[q.a, q.ra], [q.b, q.rb], ...(q.c ? [[q.c, q.rc!] as [Vec, number]] : [])];
+  let out = both;
+  for (const [p, rp] of discs(r)) for (const [q, rq] of discs(s)) out = Math.max(out, dist(p, q) - rp - rq);
+  return out;
 }
+
+/** `r` with `near` as its third bound. */
+const within = (r: Reach | null, near: Disc | undefined): Reach | null => (r && near ? { ...r, c: near.at, rc: near.r } : r);
 
 type Contact = Extract<ShotEvent, { kind: 'ball' | 'cushion' | 'skittle' }>;
 
@@ -393,7 +416,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
    * Is the ball surely farther than `reach` from the target over the whole window (camera
    * clock)? Sampled every `step` ms, minus what the ball (and the other) can move in half a step.
    */
-  const ruledOut = (ball: string, t0: number, t1: number, bound: (r: Reach, tau: number) => number | null, reach: number, partner?: string, fixed?: ReadonlyMap<string, Reach>): boolean => {
+  const ruledOut = (ball: string, t0: number, t1: number, bound: (r: Reach, tau: number) => number | null, reach: number, partner?: string, fixed?: ReadonlyMap<string, Reach>, near?: ReadonlyMap<string, Disc>): boolean => {
     const path = paths.get(ball);
     if (!path) return false;
     const still = fixed?.get(ball);
@@ -401,7 +424,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     const step = 0.5;
     const slack = (speedOf(ball) + (partner ? speedOf(partner) : 0)) * (step / 2);
     for (let tau = t0; ; tau = Math.min(t1, tau + step)) {
-      const r = still ?? path.at(tau);
+      const r = still ?? within(path.at(tau), near?.get(ball));
       if (!r) return false;
       const d = bound(r, tau);
       if (d === null || d - slack <= reach) return false;
@@ -455,6 +478,8 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     });
   }
   const at = (e: ShotEvent) => (e.t === undefined ? null : e.t - (options.pathOffsetMs ?? options.offsetMs));
+  /** Nothing sensed (camera clock) in [from, to], within the clock's tolerance; an event not timed may have been anywhere. */
+  const quiet = (from: number, to: number) => sensor.events.every((o) => at(o) !== null && (at(o)! < from - tol || at(o)! > to + tol));
   /**
    * Was anything sensed in [from, to] (camera clock) besides event `index` that may have been
    * this ball's — by distances (`involved`), and any event not timed? Then the ball may have
@@ -473,7 +498,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
    */
   const leftFromRest = (ball: string, index: number, t0: number, t1: number): { distance: (p: Vec) => number; error: number } | null => {
     const samples = shotPaths.paths[ball]!;
-    const home = restingPlace(samples, t0 - frameMs / 2, frameMs, error.jitter);
+    const home = restingPlace(samples, t0 - frameMs / 2, frameMs, error.jitter, false, quiet);
     if (!home) return null;
     // Well away (80 mm or more) within four frames, seen clearly, and every sighting on the way seen too.
     const after = samples.filter((x) => x.t >= t1 + frameMs / 2 && x.t <= t1 + Math.max(4 * frameMs, 140));
@@ -513,29 +538,80 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   /** Per click (index): the pairs the paths left (or the sensors' own ids). */
   const clickPairs = new Map<number, readonly (readonly [string, string])[]>();
   /**
-   * Where a ball was at click `index` (window t0–t1) if it lay at rest until then: RULES §10, a
-   * ball at rest moves only when struck, so until the first click that may have been its own it
-   * is where it lay, whatever the frames after show (a partial sighting under a ball striking it
-   * is known only to the ball's radius; held-out seed 17171, carom s1 #3). Not the cue ball (the
-   * cue's stroke is unsensed) nor any ball when that one is not known, nor a ball in doubt.
+   * Where a ball lay at rest before click `index` (window t0–t1, camera clock), and the earlier
+   * clicks that may have been its own (sensor clock; what each can have given it, mm/ms): RULES
+   * §10, a ball at rest moves only when struck, so until the first click that may have been its
+   * own it is where it lay, whatever the frames after show (a partial sighting under a ball
+   * striking it is known only to the ball's radius; held-out seed 17171, carom s1 #3). Not the
+   * cue ball (the cue's stroke is unsensed) nor any ball when that one is not known, nor a ball
+   * in doubt; null too after a skittle's fall (it may push a resting ball unsensed).
    */
-  const restingUntilStruck = (ball: string, index: number, t0: number, t1: number): Reach | null => {
+  const layBefore = (ball: string, index: number, t0: number, t1: number): { home: Disc; clicks: { k: number; t: number; gain: number }[] } | null => {
     if (options.restUntilStruck === false || struck === null || ball === struck || inDoubt(ball, t1)) return null;
+    const clicks: { k: number; t: number; gain: number }[] = [];
     for (let k = 0; k < index; k++) {
       const o = sensor.events[k]!;
-      // A skittle knocked over may push a resting ball unsensed.
       if (o.kind === 'skittle') return null;
       if (o.kind !== 'ball') continue;
       const earlier = clickPairs.get(k);
-      if (!earlier || earlier.some((p) => p.includes(ball))) return null;
+      if (!earlier) return null;
+      if (!earlier.some((p) => p.includes(ball))) continue;
+      if (o.t === undefined || sensor.events[index]!.t === undefined) return null;
+      clicks.push({ k, t: o.t, gain: (IMPULSE_SHARE * speedRange(o.amplitude)[1]) / 1000 });
     }
-    // Seen there until a frame or two before (a kiss too soft for the sensors moves it unsensed: the frames would show it).
-    const before = t0 - frameMs / 2;
-    const home = restingPlace(shotPaths.paths[ball]!, before, frameMs, error.jitter, true);
+    // Seen lying still until a frame or two before (a kiss too soft for the sensors moves it unsensed: the frames would show it).
+    const offset = options.pathOffsetMs ?? options.offsetMs;
+    const [from, to] = clicks.length > 0 ? [clicks[0]!.t - offset - tol, clicks[0]!.t - offset + tol] : [t0, t1];
+    const before = from - frameMs / 2;
+    const home = restingPlace(shotPaths.paths[ball]!, before, frameMs, error.jitter, true, quiet);
     if (!home || before - home.lastSeen > 2 * frameMs) return null;
     const creep = (2 * error.jitter) / REST_MS;
-    const r = error.noise + creep * Math.max(0, t1 - home.t);
-    return { a: home.at, ra: r, b: home.at, rb: r };
+    return { home: { at: home.at, r: error.noise + creep * Math.max(0, to - home.t) }, clicks };
+  };
+  /** A ball's place at click `index` if it lay at rest until then (see layBefore). */
+  const restingUntilStruck = (ball: string, index: number, t0: number, t1: number): Reach | null => {
+    const lay = layBefore(ball, index, t0, t1);
+    return lay && lay.clicks.length === 0 ? { a: lay.home.at, ra: lay.home.r, b: lay.home.at, rb: lay.home.r } : null;
+  };
+  /**
+   * How far earlier clicks (sensor clock) can have moved a ball by the sensor time `t`: from each,
+   * what it can have given (bounds.ts IMPULSE_SHARE: U grows by at most IMPULSE_SHARE·s at a
+   * click, s bounded by its amplitude) for the sensors' time since (one clock, so the camera's
+   * tolerance does not enter), and a kiss too soft to be sensed from the first on.
+   */
+  const UNSENSED_GAIN = (IMPULSE_SHARE * speedRange(SENSOR_CALIBRATION.floor)[1]) / 1000;
+  const movedSince = (clicks: readonly { k: number; t: number; gain: number }[], t: number, counted: (k: number) => boolean = () => true) =>
+    clicks.length === 0 ? 0 : clicks.reduce((sum, c) => sum + (counted(c.k) ? c.gain * (t - c.t + SENSOR_CLOCK_MS) : 0), UNSENSED_GAIN * (t - clicks[0]!.t + SENSOR_CLOCK_MS));
+  /** No ball moves faster than MAX_SPEED: the most it can have gone since its first click. */
+  const capOf = (clicks: readonly { t: number }[], t: number) => (clicks.length === 0 ? 0 : MAX_SPEED * (t - clicks[0]!.t + SENSOR_CLOCK_MS));
+  /**
+   * A ball that lay at rest until earlier clicks that may have been its own is still near where it
+   * lay at click `index` (movedSince); its frames bound it too. Held-out seed 21212, balkline
+   * s13 #8: the white met the yellow and the red 3 ms apart, the red half under the white.
+   */
+  const nearWhereItLay = (ball: string, index: number, t0: number, t1: number): Disc | null => {
+    const lay = layBefore(ball, index, t0, t1);
+    if (!lay || lay.clicks.length === 0) return null;
+    const t = sensor.events[index]!.t!;
+    return { at: lay.home.at, r: lay.home.r + Math.min(movedSince(lay.clicks, t), capOf(lay.clicks, t)) };
+  };
+  /**
+   * Were two balls that lay at rest surely apart at click `index`? Each moved no farther from
+   * where it lay than the earlier clicks that may have been its own allow, and a click that was
+   * one of them only (not a pair of the two) moved one of them at most: so their budgets add up
+   * to less than their own sum (21212 balkline s13 #8: the first click was the yellow's or the
+   * red's, not both, so at the second one of them still lay where it had).
+   */
+  const apartWhereTheyLay = (x: string, y: string, index: number, t0: number, t1: number): boolean => {
+    const lx = layBefore(x, index, t0, t1);
+    const ly = layBefore(y, index, t0, t1);
+    if (!lx || !ly || (lx.clicks.length === 0 && ly.clicks.length === 0)) return false;
+    const t = sensor.events[index]!.t!;
+    const both = (k: number) => clickPairs.get(k)!.some((p) => p.includes(x) && p.includes(y));
+    // A click in both lists moved one of them unless they may have met there.
+    const shared = new Set(lx.clicks.filter((c) => ly.clicks.some((d) => d.k === c.k) && !both(c.k)).map((c) => c.k));
+    const moved = Math.min(movedSince(lx.clicks, t) + movedSince(ly.clicks, t, (k) => !shared.has(k)), capOf(lx.clicks, t) + capOf(ly.clicks, t));
+    return dist(lx.home.at, ly.home.at) - lx.home.r - ly.home.r - moved > 2 * R + give;
   };
 
   /**
@@ -553,7 +629,7 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
     if (!(lo > 0) || inDoubt(ball, t1)) return false;
     const samples = shotPaths.paths[ball]!;
     const before = t0 - frameMs / 2;
-    const home = restingPlace(samples, before, frameMs, error.jitter, true);
+    const home = restingPlace(samples, before, frameMs, error.jitter, true, quiet);
     if (!home || before - home.lastSeen > 2 * frameMs) return false;
     // Slowest it can leave at (mm/ms): restitution of 0.8 at the least; cloth friction μ ≤ 0.3 slows it.
     const leave = (0.9 * lo) / 1000;
@@ -572,15 +648,15 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   };
 
   /** `ball` was left unmoved by the click and was surely not touching any ball but `partner` (frozen balls pass the impulse on). */
-  const unmovedApart = (ball: string, partner: string, index: number, t0: number, t1: number, resting: ReadonlyMap<string, Reach>): boolean =>
+  const unmovedApart = (ball: string, partner: string, index: number, t0: number, t1: number, resting: ReadonlyMap<string, Reach>, near: ReadonlyMap<string, Disc>): boolean =>
     unmovedBy(ball, index, t0, t1) &&
     balls.every((c) => {
       if (c === ball || c === partner) return true;
       const other = paths.get(c)!;
       return ruledOut(ball, t0, t1, (r, tau) => {
-        const s = resting.get(c) ?? other.at(tau);
+        const s = resting.get(c) ?? within(other.at(tau), near.get(c));
         return s ? lowerBetween(r, s) : null;
-      }, 2 * R + give, c, resting);
+      }, 2 * R + give, c, resting, near);
     });
 
   /** Per skittle event (index): the balls that may have felled it, directly or through a skittle it may have been knocked by (null: not known). */
@@ -637,6 +713,10 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       const r = restingUntilStruck(b, index, t0, t1);
       return r ? [[b, r] as const] : [];
     }));
+    const near = new Map(balls.flatMap((b) => {
+      const d = resting.has(b) ? null : nearWhereItLay(b, index, t0, t1);
+      return d ? [[b, d] as const] : [];
+    }));
     const pairs: [string, string][] = [];
     for (let i = 0; i < balls.length; i++) {
       for (let j = i + 1; j < balls.length; j++) {
@@ -645,10 +725,10 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
         if (!inPlay(x, e.t) || !inPlay(y, e.t)) continue;
         const other = paths.get(y)!;
         const out = ruledOut(x, t0, t1, (r, tau) => {
-          const s = resting.get(y) ?? other.at(tau);
+          const s = resting.get(y) ?? within(other.at(tau), near.get(y));
           return s ? lowerBetween(r, s) : null;
-        }, 2 * R + give, y, resting);
-        if (!out && !unmovedApart(x, y, index, t0, t1, resting) && !unmovedApart(y, x, index, t0, t1, resting)) pairs.push([x, y]);
+        }, 2 * R + give, y, resting, near);
+        if (!out && !apartWhereTheyLay(x, y, index, t0, t1) && !unmovedApart(x, y, index, t0, t1, resting, near) && !unmovedApart(y, x, index, t0, t1, resting, near)) pairs.push([x, y]);
       }
     }
     // A ball struck from rest leaves along the line of centres: the striker lay on that line.

@@ -276,6 +276,29 @@ describe('track fusion: clicks', () => {
     expect(trackIds({ events }, paths({ white: path(white), yellow: hiddenBefore, red: path(red) }), opts())[1]).toMatchObject({ balls: [null, null] });
   });
 
+  it('RULES §10: two balls struck from rest 3 ms apart, one half hidden, are not taken to have met at the second click (held-out seed 21212, balkline s13 #8)', () => {
+    // The white (cue ball) meets the yellow at 500 and the red at 503; they lay 101 mm apart
+    // (centres), the red seen only in part under the white from just before. At the second
+    // click only one of them can have moved, for 3 ms, at what the first click's amplitude allows.
+    const w = (t: number): [number, number] => (t < 500 ? [1500 + (500 - t), 740] : [1500 - 0.3 * (t - 500), 740]);
+    const u1: [number, number] = [-Math.cos((55 * Math.PI) / 180), -Math.sin((55 * Math.PI) / 180)];
+    const u2: [number, number] = [u1[0], -u1[1]];
+    const yellowAt: [number, number] = [1500 + 2 * R * u1[0], 740 + 2 * R * u1[1]];
+    const redAt: [number, number] = [1497 + 2 * R * u2[0], 740 + 2 * R * u2[1]];
+    const yellow = (t: number): [number, number] => (t < 500 ? yellowAt : [yellowAt[0] + u1[0] * (t - 500), yellowAt[1] + u1[1] * (t - 500)]);
+    const red = (t: number): [number, number] => (t < 503 ? redAt : [redAt[0] + 0.8 * u2[0] * (t - 503), redAt[1] + 0.8 * u2[1] * (t - 503)]);
+    const underWhite = path(red).map((x) => (x.t >= 490 && x.t < 540 ? { ...x, clear: false } : x));
+    const events: ShotEvent[] = [{ kind: 'ball', balls: [null, null], t: 500, amplitude: 53 }, { kind: 'ball', balls: [null, null], t: 503, amplitude: 31 }];
+    const read = (red: PathSample[], es = events, o = opts()) => trackIds({ events: es }, paths({ white: path(w), yellow: path(yellow), red }), o);
+    expect(read(underWhite)).toMatchObject([{ balls: ['white', null] }, { balls: ['white', null] }]);
+    // The red out of sight for a frame before (a cue over it), nothing sensed meanwhile: it lay there still.
+    expect(read(underWhite.map((x) => (x.t > 400 && x.t < 440 ? { ...x, at: null } : x)))[1]).toMatchObject({ balls: ['white', null] });
+    // Without where they lay, the red's partial sighting leaves yellow–red possible at the second.
+    expect(read(underWhite, events, opts({ restUntilStruck: false }))[1]).toMatchObject({ balls: [null, null] });
+    // A click with no amplitude bounds nothing: the ball struck there may have gone anywhere.
+    expect(read(underWhite, events.map((e) => ({ ...e, amplitude: undefined })))[1]).toMatchObject({ balls: [null, null] });
+  });
+
   it('doubt: a pair with one of the two whites gives the other ball only', () => {
     const p = paths({ cue: path(white), one: path(red), two: path(still([300, 300])) }, { balls: ['one', 'two'], since: 100 });
     expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, p, opts())[0]).toMatchObject({ balls: ['cue', null] });
