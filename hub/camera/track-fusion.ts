@@ -559,6 +559,9 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
       if (o.t === undefined || sensor.events[index]!.t === undefined) return null;
       clicks.push({ k, t: o.t, gain: (IMPULSE_SHARE * speedRange(o.amplitude)[1]) / 1000 });
     }
+    // Clicks listed after it but sensed no later are not yet read: nothing is known of them.
+    const t = sensor.events[index]!.t;
+    if (t === undefined || sensor.events.some((o, k) => k > index && o.kind === 'ball' && (o.t === undefined || o.t <= t + SENSOR_CLOCK_MS))) return null;
     // Seen lying still until a frame or two before (a kiss too soft for the sensors moves it unsensed: the frames would show it).
     const offset = options.pathOffsetMs ?? options.offsetMs;
     const [from, to] = clicks.length > 0 ? [clicks[0]!.t - offset - tol, clicks[0]!.t - offset + tol] : [t0, t1];
