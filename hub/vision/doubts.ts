@@ -245,7 +245,6 @@ const sameFrameWithin = (a: readonly Seen[], b: readonly Seen[], mm: number) => 
  */
 export function departedUnseen({ tracks, dt, events }: Pick<DoubtInput, 'tracks' | 'dt' | 'events'>): DoubtEvent[] {
   const out: DoubtEvent[] = [];
-  const rails: Rail[] = ['head', 'foot', 'left', 'right'];
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
     const left = s.findIndex((x, k) => k + 1 < s.length && dist(x.at, s[k + 1]!.at) > DEPART_MM);
@@ -264,19 +263,29 @@ export function departedUnseen({ tracks, dt, events }: Pick<DoubtInput, 'tracks'
       if (b.t - a.t - needs > 4 * dt) stretch = [a.t, b.t];
     }
     if (!stretch) continue;
-    const [from, to] = stretch;
-    // A ball it met there moved (RULES §10): not one seen lying still in one place throughout.
-    const others = [...tracks].filter(([o, path]) => o !== ball && !stillThrough(path, from - dt, to + 3 * dt)).map(([o]) => o);
-    const round: DoubtEvent[] = [...rails.map((rail) => ({ kind: 'cushion' as const, rail, ball, t: 0, maybe: true as const })), ...others.map((o) => ({ kind: 'ball' as const, balls: [ball, o] as [string, string], t: 0, maybe: true as const }))];
-    const wanted = [...round, ...round];
-    // Those already stated as maybe in the stretch count (the rules run again on their own output).
-    const have = events.filter((e) => e.maybe && e.t >= from && e.t <= to);
-    const planned = wanted.map((e, k) => ({ ...e, t: Math.round(from + ((k + 1) * (to - from)) / (wanted.length + 1)) }));
-    for (const e of planned) {
-      const j = have.findIndex((h) => sameDoubt(h, e));
-      if (j >= 0) have.splice(j, 1);
-      else out.push(e);
-    }
+    out.push(...anythingAlong(ball, stretch[0], stretch[1], tracks, dt, events));
+  }
+  return out;
+}
+
+/**
+ * What a ball out of sight over [from, to] may have met, not in the frames: maybe a cushion of
+ * each rail and a contact with each other ball not seen lying still throughout, twice over,
+ * spread over the stretch, so that the engine asks where they would matter. Those already
+ * stated as maybe in the stretch count (the rules run again on their own output).
+ */
+function anythingAlong(ball: string, from: number, to: number, tracks: DoubtInput['tracks'], dt: number, events: readonly DoubtEvent[]): DoubtEvent[] {
+  const rails: Rail[] = ['head', 'foot', 'left', 'right'];
+  // A ball it met there moved (RULES §10): not one seen lying still in one place throughout.
+  const others = [...tracks].filter(([o, path]) => o !== ball && !stillThrough(path, from - dt, to + 3 * dt)).map(([o]) => o);
+  const round: DoubtEvent[] = [...rails.map((rail) => ({ kind: 'cushion' as const, rail, ball, t: 0, maybe: true as const })), ...others.map((o) => ({ kind: 'ball' as const, balls: [ball, o] as [string, string], t: 0, maybe: true as const }))];
+  const wanted = [...round, ...round];
+  const have = events.filter((e) => e.maybe && e.t >= from && e.t <= to);
+  const out: DoubtEvent[] = [];
+  for (const e of wanted.map((e, k) => ({ ...e, t: Math.round(from + ((k + 1) * (to - from)) / (wanted.length + 1)) }))) {
+    const j = have.findIndex((h) => sameDoubt(h, e));
+    if (j >= 0) have.splice(j, 1);
+    else out.push(e);
   }
   return out;
 }
@@ -299,7 +308,10 @@ function sameDoubt(a: DoubtEvent, b: DoubtEvent): boolean {
  * A ball last seen moving and never again (rest frames included), with nothing stated for it
  * there: it may have jumped the cushion, or (on a pocket table) dropped into a pocket — or an
  * arm hid it for good. Maybe either way: a jump off the table is a foul (G-7) that silence
- * would miss, and a lost ball stated as gone for sure would be a made-up foul.
+ * would miss, and a lost ball stated as gone for sure would be a made-up foul. And if it stayed
+ * in play, what it met after is not in the frames (`anythingAlong`; held-out seed 21213,
+ * pyramid s11 #3: the second white, lost at the left rail, came off it and felled a skittle,
+ * and without that cushion the fall read as an illegal knock-down in every reading).
  */
 export function lostForGood({ tracks, dt, events, pockets, cueBall }: DoubtInput): DoubtEvent[] {
   const out: DoubtEvent[] = [];
@@ -318,6 +330,9 @@ export function lostForGood({ tracks, dt, events, pockets, cueBall }: DoubtInput
     const gone = samples.some((x) => x.bare && x.t > last.t);
     if (!gone && dist(back.at, last.at) < 2) continue;
     const t = Math.round(last.t + dt / 2);
+    // Not a ball surely gone (a drop into a pocket seen, say): out of play, it meets nothing more.
+    const surelyGone = events.some((e) => (e.kind === 'pocket' || e.kind === 'off-table') && e.ball === ball && !e.maybe);
+    if (!surelyGone && samples.at(-1)!.t - t > 2 * dt) out.push(...anythingAlong(ball, t, samples.at(-1)!.t, tracks, dt, events));
     // Struck from rest and gone at once (seen away from its place in one frame only, so no
     // departure is found): a ball at rest leaves only when struck, and without that contact the
     // engine holds the ball still and rules its jump out — the foul missed (held-out seed 14141,
