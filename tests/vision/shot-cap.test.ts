@@ -6,8 +6,8 @@ import { calibrationOf, clipOf, still } from './helpers.ts';
 /**
  * A live table's shot must end even when the frames never come to rest: a resting ball whose
  * centre flickers between two pixels on a coarse camera keeps the tracker "moving". Here the
- * frames after the strike alternate between the last one and the same with the red 8 mm over
- * (a flickering centre, a little larger): the shot is analysed as it stands after
+ * frames after the strike are the last one with the red 8 mm one way or the other every other
+ * frame (a flickering centre, a little larger): the shot is analysed as it stands after
  * `maxShotSeconds`, and the tracker is back at rest.
  */
 describe('tracker: the longest shot', () => {
@@ -16,14 +16,17 @@ describe('tracker: the longest shot', () => {
   // The last frame, and the same with the red 8 mm over (more than a pixel of this camera).
   const scene = clip.scene(clip.frameCount - 1);
   const last = clip.renderer.render(scene);
-  const shifted = clip.renderer.render({ ...scene, balls: scene.balls.map((b, k) => (k === 2 ? { ...b, path: b.path.map(([x, y]) => [x + 8, y] as [number, number]) } : b)) });
+  const shiftedBy = (dx: number) => clip.renderer.render({ ...scene, balls: scene.balls.map((b, k) => (k === 2 ? { ...b, path: b.path.map(([x, y]) => [x + dx, y] as [number, number]) } : b)) });
+  // The red at its place, 8 mm one way, at its place, 8 mm the other: never two frames in a row
+  // away from its place, yet unlike the frame ~70 ms before (2 or 4 frames back) every other frame.
+  const flicker = [last, shiftedBy(8), last, shiftedBy(-8)];
   const feed = (tracker: VisionTracker, seconds: number): TrackerMessage[] => {
     const out: TrackerMessage[] = [];
     const frameMs = 1000 / clip.fps;
     let i = 0;
     // The clip until the strike has been read, then the two frames by turns.
     for (; i < clip.frameCount && !out.some((m) => m.type === 'strike'); i++) out.push(...tracker.push(clip.frame(i), i * frameMs));
-    for (; i * frameMs <= seconds * 1000; i++) out.push(...tracker.push(i % 2 ? shifted : last, i * frameMs));
+    for (; i * frameMs <= seconds * 1000; i++) out.push(...tracker.push(flicker[i % 4]!, i * frameMs));
     return out;
   };
 
