@@ -149,6 +149,23 @@ describe('track fusion: a ball the click left unmoved (RULES §10)', () => {
     const frozen = paths({ white: path(still([70, 1152])), yellow: unseen, red: path(red), cue: path(still([70 + 2 * R, 1152])) });
     expect(trackIds({ events: [click(90)] }, frozen, opts())[0]).not.toMatchObject({ balls: ['yellow', 'red'] });
   });
+
+  it('RULES §10: not a ball already struck by an earlier click since it was last seen at rest (held-out seed 21215, five skittles s0 #1)', () => {
+    // The cue meets `two`, lying 30 mm off the right rail, at 490 and stops; two hits the rail at
+    // 497.5 and comes back into the cue at 520, then drifts back past where it lay: the frames
+    // after show it near there, as if the hard second click had left it unmoved.
+    const home: [number, number] = [1000, TABLE.width - R - 30];
+    const rail = TABLE.width - R;
+    const cue = (t: number): [number, number] => [1000, t < 490 ? home[1] - 2 * R - 3 * (490 - t) : t < 520 ? home[1] - 2 * R : home[1] - 2 * R - 1.5 * (t - 520)];
+    const two = (t: number): [number, number] => [1000, t < 490 ? home[1] : t < 497.5 ? home[1] + 4 * (t - 490) : t < 520 ? rail - 1.2 * (t - 497.5) : rail - 27 - 0.3 * (t - 520)];
+    const events: ShotEvent[] = [
+      { kind: 'ball', balls: [null, null], t: 490, amplitude: 137 },
+      { kind: 'cushion', rail: 'right', ball: null, t: 497.5, amplitude: 123 },
+      { kind: 'ball', balls: [null, null], t: 520, amplitude: 99 },
+    ];
+    const p = paths({ cue: path(cue), one: path(still([2130, 710])), two: path(two) });
+    expect(trackIds({ events }, p, opts())[2]).toMatchObject({ balls: ['cue', 'two'] });
+  });
 });
 
 describe('track fusion: balls out of play (RULES §10)', () => {
