@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fuseShot } from '../../hub/camera/fusion.ts';
 import { fuseWithTracks } from '../../hub/camera/track-fusion.ts';
-import type { MatchInput, MatchSetup, Shot } from '../../hub/rules/events.ts';
+import type { MatchInput, MatchSetup, Shot, ShotEvent } from '../../hub/rules/events.ts';
 import type { Match } from '../../hub/rules/match.ts';
 import { createMatch, playTruth, replay } from '../../hardware/simulator/match-helpers.ts';
 import { judge, truthShots, wrongFacts, type Decision, type ShotRecord } from '../../hardware/simulator/video/accuracy.ts';
@@ -16,6 +16,10 @@ import { analysisStep, everyStep, hideDoubted, statedEvents, type ShotEventOut }
  * recorded shots (events and resting places), and each fused reading is judged by a match
  * kept in step with it, as the run itself does. Prints, per game and frame rate, decisions
  * with the recorded fusion (`then`) and with today's (`now`), and every wrong decision.
+ * Safety short of a wrong decision is counted too: wrong facts, and "truth ruled out" — sensor
+ * contacts whose candidates (what the paths did not rule out) leave the true ball or pair out.
+ * An empty list only costs a prompt, but it is the same fault that names a wrong ball when one
+ * other candidate is left (held-out 21215, five skittles 30 s0 #1).
  *
  * The camera alone is judged again too: the recorded camera shot with today's doubts
  * (hub/vision/doubts.ts) applied over the recorded paths. The skittle watch's readings are
@@ -31,7 +35,7 @@ import { analysisStep, everyStep, hideDoubted, statedEvents, type ShotEventOut }
  * places get them from the physics again (`--seed N`: the run's VISION_SEED), checked against
  * the recorded truth's events.
  */
-type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number>; cameraThen: Record<Decision, number>; cameraNow: Record<Decision, number>; wrongFacts: number };
+type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number>; cameraThen: Record<Decision, number>; cameraNow: Record<Decision, number>; wrongFacts: number; ruledOut: number };
 const zero = (): Record<Decision, number> => ({ correct: 0, prompted: 0, wrong: 0 });
 
 const args = process.argv.slice(2);
@@ -99,7 +103,7 @@ for (const [key, records] of streams) {
   let seenContacts: Match = createMatch(setup);
   let seenCamera: Match = createMatch(setup);
   let log: MatchInput[] = [];
-  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero(), cameraThen: zero(), cameraNow: zero(), wrongFacts: 0 };
+  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero(), cameraThen: zero(), cameraNow: zero(), wrongFacts: 0, ruledOut: 0 };
   rows.set(`${variant} ${fps}`, row);
   for (const r of records) {
     const view = truth.view();
@@ -116,7 +120,12 @@ for (const [key, records] of streams) {
     const inputs = playTruth(truth, truthShot);
     const expected = truth.view().shots.at(-1)!;
     const contacts = fuseShot(input.sensors, input.camera, input.options).shot;
-    const fused = input.paths ? fuseWithTracks(input.sensors, input.camera, input.paths, input.options).shot : contacts;
+    const candidates = new Map<number, string[]>();
+    const fused = input.paths ? fuseWithTracks(input.sensors, input.camera, input.paths, { ...input.options, onCandidates: (k, c) => candidates.set(k, c) }).shot : contacts;
+    for (const k of truthLeftOut(input.sensors.events, input.truth, candidates)) {
+      row.ruledOut += 1;
+      wrong.push(`truth ruled out, ${variant} ${fps} s${r.stream} #${r.index} event ${k}: truth ${JSON.stringify(input.truth[k])}, candidates [${candidates.get(k)!.join(', ')}]`);
+    }
     const d = judge(seen, fused, expected);
     const c = judge(seenContacts, contacts, expected);
     const k = judge(seenCamera, cameraNow(input, seenCamera.view().cueBall), expected);
@@ -140,15 +149,30 @@ for (const [key, records] of streams) {
   }
 }
 const per100 = (d: Record<Decision, number>, n: number) => ((100 * d.prompted) / Math.max(1, n)).toFixed(1);
-console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | fused now: wrong facts | contacts only now | camera alone then | camera alone now |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | fused now: wrong facts | truth ruled out | contacts only now | camera alone then | camera alone now |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [key, r] of [...rows].sort()) {
   const [variant, fps] = key.split(' ');
-  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${r.wrongFacts} | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) |`);
+  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${r.wrongFacts} | ${r.ruledOut} | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) |`);
 }
 if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, without fusion input, or without the truth's resting places (give --seed).`);
 if (showPrompts || showCameraChanges) console.log(`\n${prompts.join('\n')}`);
-console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision, no wrong fact');
+console.log(wrong.length ? `\n${wrong.join('\n')}` : '\nno wrong decision, no wrong fact, no truth ruled out');
+
+/**
+ * The sensor contacts whose candidates (what the paths did not rule out) leave the truth's ball
+ * or pair out: none may, or the engine, told to choose among them, could choose wrong. Judged
+ * where the sensor events are the truth's one for one (the simulated sensors keep every contact).
+ */
+function truthLeftOut(sensed: readonly ShotEvent[], truth: readonly ShotEvent[], candidates: ReadonlyMap<number, string[]>): number[] {
+  if (sensed.length !== truth.length || sensed.some((e, k) => e.kind !== truth[k]!.kind)) return [];
+  return truth.flatMap((e, k) => {
+    const c = candidates.get(k);
+    if (!c || c.includes('(chain)')) return [];
+    const want = e.kind === 'ball' ? [...e.balls].sort().join('+') : e.kind === 'cushion' ? e.ball : e.kind === 'skittle' ? e.by : null;
+    return want === null || c.some((x) => x.split('+').sort().join('+') === want) ? [] : [k];
+  });
+}
 
 /** The camera shot found again in the recorded paths: today's contacts, then today's doubts, as the tracker's analysis runs them. */
 function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {
