@@ -165,8 +165,9 @@ export class BallPath {
    */
   constructor(samples: readonly PathSample[], frameMs: number, error: SightingError, maxGapFrames: number, clicks: readonly number[] = [], clickTolMs = 0, turns: readonly Turn[] = []) {
     const seen = samples.filter((s): s is PathSample & { at: [number, number] } => s.at !== null);
-    const noiseOf = (s: PathSample) => (s.clear ? error.noise : error.partialNoise);
-    const jitterOf = (s: PathSample) => (s.clear ? error.jitter : error.partialJitter);
+    // Only its own colour just past its edge (Detection.edgeOnly): placed as surely as a clear one.
+    const noiseOf = (s: PathSample) => (s.clear || s.edgeOnly ? error.noise : error.partialNoise);
+    const jitterOf = (s: PathSample) => (s.clear || s.edgeOnly ? error.jitter : error.partialJitter);
     const raw = seen.slice(1).map((s, k) => ({ ta: seen[k]!.t, tb: s.t, a: seen[k]!.at as Vec, b: s.at as Vec, na: noiseOf(seen[k]!), nb: noiseOf(s), ja: jitterOf(seen[k]!), jb: jitterOf(s) }));
     const long = (g: { ta: number; tb: number }) => g.tb - g.ta > maxGapFrames * frameMs + 1;
     // A chord's speed, with the jitter of both ends spread over the interval.

@@ -26,6 +26,12 @@ export interface Detection {
   confidence: number;
   /** Nothing but cloth just around the ball (no cue, hand or arm over its edge): its centre can be trusted to the millimetre. */
   clear: boolean;
+  /**
+   * Not clear, but only just past its edge (the inner ring) and nothing farther out: the ball's
+   * own colour bled past its outline (chroma at half resolution, blur), not a thing over it —
+   * whatever lies over a ball's edge reaches out past 1.5 radii (a cue, a finger, a chalk cube).
+   */
+  edgeOnly?: true;
 }
 
 /**
@@ -140,7 +146,11 @@ export class Detector {
     const out: Detection[] = [];
     for (const colour of colours) out.push(...this.blobs(colour));
     for (const d of out) d.at = this.refineInImage(frame, d.at);
-    for (const d of out) d.clear = this.surroundIsClear(frame, d.at, out);
+    for (const d of out) {
+      const around = this.surround(frame, d.at, out);
+      d.clear = around === 'clear';
+      if (around === 'edge') d.edgeOnly = true;
+    }
     return out;
   }
 
@@ -405,41 +415,50 @@ export class Detector {
 
   /**
    * Is the ring from 1.2 to 1.6 radii around a ball (in the image) cloth, apart from other
-   * balls? Something over the ball's edge (a cue, fingers) pulls its centroid.
+   * balls? Something over the ball's edge (a cue, fingers) pulls its centroid. 'edge': not, but
+   * only on the inner ring (at 1.25 radii, within a chroma sample of the outline at 640×360).
    */
-  private surroundIsClear(frame: Frame, at: [number, number], balls: readonly Detection[]): boolean {
+  private surround(frame: Frame, at: [number, number], balls: readonly Detection[]): 'clear' | 'edge' | 'covered' {
     const cal = this.calibration;
     const R = this.options.ballRadius;
     const { cw } = chromaSize(frame.width, frame.height);
     const { cu: ccu, cv: ccv } = this.cloth;
+    /** A ring point: 0 no evidence (off the table, on another ball, too dark), 1 cloth, 2 something else. */
+    const sample = (a: number, f: number): 0 | 1 | 2 => {
+      const x = at[0] + Math.cos(a) * f * R;
+      const y = at[1] + Math.sin(a) * f * R;
+      if (x < 0 || y < 0 || x > cal.table.length || y > cal.table.width) return 0;
+      for (const b of balls) if (b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R) return 0;
+      const px = cal.toPixel(x, y, R);
+      if (!px) return 0;
+      const u = Math.floor(px[0]);
+      const v = Math.floor(px[1]);
+      if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) return 0;
+      const yy = frame.y[v * frame.width + u]!;
+      // Too dark to tell colours apart (a vignetted corner): no evidence either way.
+      if (yy < 35) return 0;
+      const c = (v >> 1) * cw + (u >> 1);
+      const du = (frame.u[c]! - 128) / yy - ccu;
+      const dv = (frame.v[c]! - 128) / yy - ccv;
+      return du * du + dv * dv > 0.3 * 0.3 ? 2 : 1;
+    };
     let n = 0;
     let other = 0;
+    // Edge only while every hit is on the inner ring with cloth seen beyond it (a rail, a dark
+    // sleeve or another ball there could hide what reaches out).
+    let edgeOnly = true;
     for (let k = 0; k < 32; k++) {
       const a = (k / 32) * 2 * Math.PI;
-      for (let ring = 0; ring < 2; ring++) {
-        const f = ring === 0 ? 1.25 : 1.5;
-        const x = at[0] + Math.cos(a) * f * R;
-        const y = at[1] + Math.sin(a) * f * R;
-        if (x < 0 || y < 0 || x > cal.table.length || y > cal.table.width) continue;
-        let onBall = false;
-        for (const b of balls) if (b.at !== at && Math.hypot(b.at[0] - x, b.at[1] - y) < 1.25 * R) onBall = true;
-        if (onBall) continue;
-        const px = cal.toPixel(x, y, R);
-        if (!px) continue;
-        const u = Math.floor(px[0]);
-        const v = Math.floor(px[1]);
-        if (u < 0 || v < 0 || u >= frame.width || v >= frame.height) continue;
-        const yy = frame.y[v * frame.width + u]!;
-        // Too dark to tell colours apart (a vignetted corner): no evidence either way.
-        if (yy < 35) continue;
-        const c = (v >> 1) * cw + (u >> 1);
-        const du = (frame.u[c]! - 128) / yy - ccu;
-        const dv = (frame.v[c]! - 128) / yy - ccv;
+      const inner = sample(a, 1.25);
+      const outer = sample(a, 1.5);
+      for (const x of [inner, outer]) {
+        if (x === 0) continue;
         n += 1;
-        if (du * du + dv * dv > 0.3 * 0.3) other += 1;
+        if (x === 2) other += 1;
       }
+      if (outer === 2 || (inner === 2 && outer !== 1)) edgeOnly = false;
     }
-    return n === 0 || other / n < 0.08;
+    return n === 0 || other / n < 0.08 ? 'clear' : edgeOnly ? 'edge' : 'covered';
   }
 
   /** Share of cells of a class in the ring from 1.2 to 1.6 radii around a point. */

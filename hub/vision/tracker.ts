@@ -87,6 +87,8 @@ export interface PathSample {
   t: number;
   at: [number, number] | null;
   clear: boolean;
+  /** Not clear only by its own colour just past its edge (Detection.edgeOnly): placed as surely as a clear one. */
+  edgeOnly?: true;
   /** Not seen, and bare cloth where it last lay still (it has gone from there). */
   bare?: true;
 }
@@ -109,6 +111,8 @@ export interface FrameObservation {
   at: Record<string, [number, number] | null>;
   /** Balls seen with something over their edge this frame (positions less sure). */
   partial: Set<string>;
+  /** Of those, the ones with nothing past 1.25 radii (Detection.edgeOnly). */
+  edgeOnly?: Set<string>;
   /** Balls unseen this frame whose place, where they last lay still, showed bare cloth. */
   bare: Set<string>;
   detections: Detection[];
@@ -164,9 +168,10 @@ export class VisionTracker {
     this.lastT = t;
     const detections = this.detector.detect(frame, [...new Set(this.tracks.map((b) => b.colour))]);
     const partial = new Set<string>();
-    const at = this.assign(detections, t, partial);
+    const edgeOnly = new Set<string>();
+    const at = this.assign(detections, t, partial, edgeOnly);
     const bare = this.watchPlaces(frame, at);
-    const obs: FrameObservation = { t, at, partial, bare, detections };
+    const obs: FrameObservation = { t, at, partial, edgeOnly, bare, detections };
     this.latest = obs;
     this.trail.push({ t, at });
     this.history.push(obs);
@@ -224,7 +229,7 @@ export class VisionTracker {
     return w;
   }
 
-  private assign(dets: Detection[], t: number, partial: Set<string>): Record<string, [number, number] | null> {
+  private assign(dets: Detection[], t: number, partial: Set<string>, edgeOnly?: Set<string>): Record<string, [number, number] | null> {
     const at: Record<string, [number, number] | null> = {};
     const R = this.ballRadius;
     const byColour = new Map<BallColour, BallTrack[]>();
@@ -309,6 +314,7 @@ export class VisionTracker {
         b.lastT = t;
         b.missed = 0;
         if (!d.clear) partial.add(b.id);
+        if (!d.clear && d.edgeOnly) edgeOnly?.add(b.id);
         at[b.id] = b.last;
       });
     }
@@ -480,7 +486,7 @@ export class VisionTracker {
     const doubtFrom = (this.identityDoubtSince ?? Infinity) - 2 * this.dt;
     const events = hideDoubted(withDoubts({ ...this.doubtContext(full, frames, restFrames, stated), events: stated }) as ShotEventOut[], doubted, doubtFrom);
     this.lastShotPaths = {
-      paths: Object.fromEntries(this.tracks.map((b) => [b.id, frames.map((o) => ({ ...sampleOf(o, b.id), clear: !o.partial.has(b.id) }))])),
+      paths: Object.fromEntries(this.tracks.map((b) => [b.id, frames.map((o) => ({ ...sampleOf(o, b.id), clear: !o.partial.has(b.id), ...(o.edgeOnly?.has(b.id) ? { edgeOnly: true as const } : {}) }))])),
       ballRadius: this.ballRadius,
       doubt: this.identityDoubtSince === null ? null : { balls: [...doubted], since: this.identityDoubtSince - 2 * this.dt },
       ...(this.options.skittles ? { standing: [...this.skittlesBefore].flatMap(([id, up]) => (up === true ? [id] : [])) } : {}),

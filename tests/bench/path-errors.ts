@@ -7,8 +7,8 @@ import { streamSeed } from '../../hardware/simulator/video/accuracy.ts';
 
 /**
  * `npx tsx tests/bench/path-errors.ts VARIANT FPS SEED STREAMS`: how far the tracker's path
- * sightings lie from the physics' true centres, clear ones and partial ones (something over
- * the ball's edge) apart — the figures behind track fusion's allowances (hub/camera/track-fusion.ts).
+ * sightings lie from the physics' true centres, clear ones, edge-only ones (partial by the ball's
+ * own colour just past its outline) and partial ones (something over the ball's edge) apart — the figures behind track fusion's allowances (hub/camera/track-fusion.ts).
  * Renders STREAMS streams of 10 match shots; prints p50/p99/p99.9/max in mm.
  */
 const variant = process.argv[2] ?? 'carom';
@@ -16,7 +16,7 @@ const fps = Number(process.argv[3] ?? 30);
 const seed = Number(process.argv[4] ?? 31337);
 const streams = Number(process.argv[5] ?? 2);
 const perStream = 10;
-const errs: Record<string, number[]> = { clear: [], partial: [] };
+const errs: Record<string, number[]> = { clear: [], edge: [], partial: [] };
 const worst: string[] = [];
 for (let st = 0; st < streams; st++) {
   const random = seededRandom(streamSeed(seed, variant, st));
@@ -44,8 +44,8 @@ for (let st = 0; st < streams; st++) {
         const tb = (ts <= 0 ? shot.start : clip.timeline.ballsAt(ts)).find((b) => b.id === id);
         if (!tb || (tb as { gone?: boolean }).gone) continue;
         const e = Math.hypot(tb.p[0] - s.at[0], tb.p[1] - s.at[1]);
-        errs[s.clear ? 'clear' : 'partial']!.push(e);
-        if (e > 15) worst.push(`${s.clear ? 'C' : 'p'} ${e.toFixed(1)} s${st}#${index} ${id} t=${s.t}`);
+        errs[s.clear ? 'clear' : s.edgeOnly ? 'edge' : 'partial']!.push(e);
+        if (e > 15) worst.push(`${s.clear ? 'C' : s.edgeOnly ? 'e' : 'p'} ${e.toFixed(1)} s${st}#${index} ${id} t=${s.t}`);
       }
     }
   }

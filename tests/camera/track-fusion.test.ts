@@ -85,6 +85,13 @@ describe('track fusion: cushions (issue 16)', () => {
     expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, paths({ white, yellow: near(false), red: path(still([2000, 300])) }), opts())[0]).toMatchObject({ ball: null });
   });
 
+  it('an edge-only sighting (the ball\'s own colour just past its outline, nothing over it: Detection.edgeOnly) places the ball as surely as a clear one', () => {
+    const white = path(bounceHead(400, 2, 500));
+    // 20 mm beyond reach, seen only with its colour bled onto the inner ring: out, as when seen clearly.
+    const near = path(still([R + 6 + 20, 700])).map((s) => ({ ...s, clear: false, edgeOnly: true as const }));
+    expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, paths({ white, yellow: near, red: path(still([2000, 300])) }), opts())[0]).toMatchObject({ ball: 'white' });
+  });
+
   it('the clock tolerance widens the window: a ball that reaches the rail just outside it is a candidate too', () => {
     const p = paths({ white: path(bounceHead(400, 2, 500)), yellow: path(bounceHead(1000, 2, 560)), red: path(still([2000, 300])) });
     const ev: Shot = { events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] };

@@ -62,3 +62,47 @@ describe('ball detector', () => {
     expect(dist(found[0]!.at, [1200, 700])).toBeLessThan(3);
   });
 });
+
+/**
+ * At 640×360 a chroma sample is about 10 mm of table: a ball's own colour often bleeds onto the
+ * inner ring checked around it (1.25 radii) though nothing lies over it. Such a sighting is
+ * `edgeOnly`: as sure as a clear one (track fusion takes it so). Anything over a ball's edge
+ * reaches past the outer ring, or the outer ring cannot be seen there: never edge-only.
+ */
+describe('ball detector: edge-only sightings', () => {
+  const R = CAROM.ballRadius;
+  const small = { width: 640, height: 360, player: false } as const;
+  const sceneOf = (at: [number, number], capsules: FrameScene['capsules'] = []): FrameScene => ({ balls: [{ colour: BALL_RGB.yellow!, path: [at] }], ballRadius: R, shadows: [], skittles: [], capsules });
+
+  it('a lone ball at rest, sub-pixel positions over the table: clear or edge-only, never off by more than a clear one can be', () => {
+    const clip = clipOf([still('yellow', [700, 500])], small);
+    const det = new Detector(calibrationOf(clip), { ballRadius: R });
+    let edge = 0;
+    for (let k = 0; k < 60; k++) {
+      const at: [number, number] = [300 + 37.3 * k, 200 + ((k * 53.7) % 1000)];
+      const [d] = det.detect(clip.renderer.render(sceneOf(at)));
+      expect(d, `ball at ${at}`).toBeDefined();
+      expect(d!.clear || d!.edgeOnly, `ball at ${at}`).toBe(true);
+      if (d!.edgeOnly) edge += 1;
+      expect(dist(d!.at, at)).toBeLessThan(8);
+    }
+    // The case is real at this size (else the test proves nothing).
+    expect(edge).toBeGreaterThan(0);
+  });
+
+  it('a cue over its edge, a finger on it, or a hand reaching over the rail onto a ball beside it: covered, not edge-only', () => {
+    const clip = clipOf([still('yellow', [700, 500])], small);
+    const det = new Detector(calibrationOf(clip), { ballRadius: R });
+    const cue = { a: [700 + 0.8 * R, 500, 40] as const, b: [700 + 0.8 * R + 900, 500 + 200, 90] as const, ra: 6.5, rb: 12, colour: [226, 200, 150] as const };
+    const finger = { a: [1400 + 0.9 * R, 800, 20] as const, b: [1400 + 3 * R, 800 + 10, 30] as const, ra: 8, rb: 9, colour: [224, 172, 140] as const };
+    // A ball 10 mm off the right rail, a hand over the rail onto its edge: past the rail, no ring to see.
+    const nearRail: [number, number] = [2000, CAROM.width - R - 10];
+    const hand = { a: [2000, CAROM.width - 5, 50] as const, b: [2000, CAROM.width + 120, 60] as const, ra: 14, rb: 30, colour: [224, 172, 140] as const };
+    for (const [at, c] of [[[700, 500], cue], [[1400, 800], finger], [nearRail, hand]] as const) {
+      const [d] = det.detect(clip.renderer.render(sceneOf([at[0], at[1]], [c as never])));
+      expect(d, `ball at ${at}`).toBeDefined();
+      expect(d!.clear, `ball at ${at}`).toBe(false);
+      expect(d!.edgeOnly, `ball at ${at}`).toBeUndefined();
+    }
+  });
+});
