@@ -31,6 +31,16 @@ describe('accuracy measure: wrong facts', () => {
     expect(wrongFacts(read, truth)).toBe(3);
   });
 
+  it('candidates that leave the truth out count too: the engine, told to choose among them, may choose wrong (held-out 21215, five skittles s0 #1)', () => {
+    const read: ShotEvent[] = [
+      { kind: 'ball', balls: [null, null], t: 0, candidates: [['white', 'red'], ['white', 'yellow']] },
+      { kind: 'cushion', rail: 'right', ball: null, t: 11, candidates: ['red', 'white'] },
+      { kind: 'skittle', skittle: 'king', by: null, t: 299, candidates: ['red', 'white'] },
+    ];
+    expect(wrongFacts(read, truth)).toBe(2);
+    expect(wrongFacts([{ ...read[0]!, candidates: [['red', 'yellow']] } as ShotEvent, read[1]!, { ...read[2]!, candidates: ['yellow'] } as ShotEvent], truth)).toBe(0);
+  });
+
   it('−1 when the contacts do not align one to one (nothing can be said)', () => {
     expect(wrongFacts(truth.slice(1), truth)).toBe(-1);
   });

@@ -94,7 +94,8 @@ export function signature(e: ShotEvent): string {
 
 /**
  * How many ids a sensor-sequence reading (the fused ones: the sensors' contacts in order, camera
- * facts placed among them) states that the truth's contact at the same place contradicts. The
+ * facts placed among them) states that the truth's contact at the same place contradicts — an
+ * id, or a `candidates` list that leaves the truth's out (the engine chooses among those). The
  * model's sensors sense every contact in order, so the contacts align one to one; −1 when they
  * do not (nothing can be said).
  */
@@ -107,9 +108,9 @@ export function wrongFacts(read: readonly ShotEvent[], truth: readonly ShotEvent
   r.forEach((e, i) => {
     const u = t[i]!;
     if (e.kind !== u.kind) wrong += 1;
-    else if (e.kind === 'ball' && u.kind === 'ball') wrong += e.balls.filter((b) => b !== null && !u.balls.includes(b)).length + (e.balls[0] !== null && e.balls[0] === e.balls[1] ? 1 : 0);
-    else if (e.kind === 'cushion' && u.kind === 'cushion') wrong += (e.rail !== u.rail ? 1 : 0) + (e.ball !== null && e.ball !== u.ball ? 1 : 0);
-    else if (e.kind === 'skittle' && u.kind === 'skittle') wrong += (e.skittle !== u.skittle ? 1 : 0) + (e.by !== null && e.by !== u.by ? 1 : 0);
+    else if (e.kind === 'ball' && u.kind === 'ball') wrong += e.balls.filter((b) => b !== null && !u.balls.includes(b)).length + (e.balls[0] !== null && e.balls[0] === e.balls[1] ? 1 : 0) + (e.candidates && !e.candidates.some((p) => u.balls.every((b) => p.includes(b!))) ? 1 : 0);
+    else if (e.kind === 'cushion' && u.kind === 'cushion') wrong += (e.rail !== u.rail ? 1 : 0) + (e.ball !== null && e.ball !== u.ball ? 1 : 0) + (e.candidates && !e.candidates.includes(u.ball!) ? 1 : 0);
+    else if (e.kind === 'skittle' && u.kind === 'skittle') wrong += (e.skittle !== u.skittle ? 1 : 0) + (e.by !== null && e.by !== u.by ? 1 : 0) + (e.candidates && !e.candidates.includes(u.by!) ? 1 : 0);
   });
   return wrong;
 }
