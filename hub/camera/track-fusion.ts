@@ -631,6 +631,11 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
   const unmovedBy = (ball: string, index: number, t0: number, t1: number): boolean => {
     const [lo] = speedRange((sensor.events[index] as { amplitude?: number }).amplitude);
     if (!(lo > 0) || inDoubt(ball, t1)) return false;
+    // At the first click, the cue ball may have lain at rest until the cue struck it (unsensed)
+    // a moment before: there it is the striker, slowed by the click, not a ball it sent away
+    // (held-out 21215, three-cushion s12 #2: the white a few mm from the yellow, struck into it
+    // at full power, crept on at 0.6 mm/ms). So not the struck ball, nor any when that is not known.
+    if (index === firstClick && (struck === null || ball === struck)) return false;
     const samples = shotPaths.paths[ball]!;
     const before = t0 - frameMs / 2;
     const home = restingPlace(samples, before, frameMs, error.jitter, true, quiet);

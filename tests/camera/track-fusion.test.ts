@@ -146,8 +146,14 @@ describe('track fusion: a ball the click left unmoved (RULES §10)', () => {
   const click = (amplitude: number): ShotEvent => ({ kind: 'ball', balls: [null, null], t: 500, amplitude });
 
   it('a ball seen still after a click that would have sent it well away was not in it', () => {
-    const p = paths({ white: path(still([70, 1152])), yellow: unseen, red: path(red) });
+    // The yellow seen coming in along the rail until 30 ms before (so it is the one the cue struck), then under the arm.
+    const comingIn = path((t) => [338 + 2 * R * 0.8 + 1.5 * Math.max(0, 500 - t), 1353 + 2 * R * 0.6], 1000, [[470, 1001]]);
+    const p = paths({ white: path(still([70, 1152])), yellow: comingIn, red: path(red) });
     expect(trackIds({ events: [click(90)] }, p, opts())[0]).toMatchObject({ balls: ['yellow', 'red'] });
+    // Never seen, the yellow may have lain beside the white: then the white may be the cue ball,
+    // struck into it and stopped dead (a stun), as still as a ball the click did not touch.
+    const unseenCue = paths({ white: path(still([70, 1152])), yellow: unseen, red: path(red) });
+    expect(trackIds({ events: [click(90)] }, unseenCue, opts())[0]).toMatchObject({ balls: ['yellow', null] });
   });
 
   it('not from a click too soft to bound the speed, nor for a ball frozen against a third (the impulse passes through it)', () => {
@@ -155,6 +161,16 @@ describe('track fusion: a ball the click left unmoved (RULES §10)', () => {
     expect(trackIds({ events: [click(12)] }, p, opts())[0]).toMatchObject({ balls: ['yellow', null] });
     const frozen = paths({ white: path(still([70, 1152])), yellow: unseen, red: path(red), cue: path(still([70 + 2 * R, 1152])) });
     expect(trackIds({ events: [click(90)] }, frozen, opts())[0]).not.toMatchObject({ balls: ['yellow', 'red'] });
+  });
+
+  it('RULES §10: not the cue ball at the first click, which may have lain at rest until the cue struck it into its partner (held-out seed 21215, three-cushion s12 #2)', () => {
+    // The white lies 13 mm from the yellow; the cue drives it into the yellow at full power
+    // within a millisecond of the click (none is seen moving before it): the yellow flies off,
+    // the white creeps on at 0.6 mm/ms — nearer its place than the click would send a struck ball.
+    const white = (t: number): [number, number] => [1984 + (t < 500 ? 0 : 0.6 * (t - 500)), 380];
+    const yellow = (t: number): [number, number] => [1984 + 2 * R + 13 + (t < 500 ? 0 : 4 * (t - 500)), 380];
+    const p = paths({ white: path(white), yellow: path(yellow), red: path(still([2465, 773])) });
+    expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500, amplitude: 255 }] }, p, opts())[0]).toMatchObject({ balls: ['white', 'yellow'] });
   });
 
   it('RULES §10: not a ball already struck by an earlier click since it was last seen at rest (held-out seed 21215, five skittles s0 #1)', () => {
