@@ -485,17 +485,36 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
         while (placed.length < 3) {
           const p: [number, number] = [r + 20 + random() * (table.length - 2 * r - 40), r + 20 + random() * (table.width - 2 * r - 40)];
           // Clustered balls half the time (near-simultaneous contacts).
-          if (placed.length > 0 && random() < 0.5) {
+          const shape = random();
+          if (placed.length > 0 && shape < 0.5) {
             const q = placed[0]!;
             p[0] = Math.min(table.length - r - 5, Math.max(r + 5, q[0] + (random() - 0.5) * 300));
             p[1] = Math.min(table.width - r - 5, Math.max(r + 5, q[1] + (random() - 0.5) * 300));
+          } else if (placed.length === 1 && shape < 0.65) {
+            // Next to the cue ball, a few mm off (struck into it the moment the cue strikes: 21215 three-cushion s12 #2).
+            const a = random() * 2 * Math.PI;
+            const d = 2 * r + 2 + random() * 15;
+            p[0] = placed[0]![0] + d * Math.cos(a);
+            p[1] = placed[0]![1] + d * Math.sin(a);
+            if (p[0] < r + 5 || p[1] < r + 5 || p[0] > table.length - r - 5 || p[1] > table.width - r - 5) continue;
+          } else if (shape < 0.8) {
+            // Close to a rail (struck into it and back into its striker: 21215 five skittles s0 #1).
+            const gap = 2 + random() * 40;
+            const side = Math.floor(random() * 4);
+            if (side === 0) p[0] = r + gap;
+            else if (side === 1) p[0] = table.length - r - gap;
+            else if (side === 2) p[1] = r + gap;
+            else p[1] = table.width - r - gap;
           }
           if (placed.some((q) => Math.hypot(q[0] - p[0], q[1] - p[1]) < 2 * r + 2)) continue;
           if (table.skittles.some((k) => Math.hypot(k.at[0] - p[0], k.at[1] - p[1]) < r + k.radius + 2)) continue;
           placed.push(p);
         }
         const start: Ball[] = ids.map((id, k) => ({ id, p: placed[k]!, v: [0, 0], roll: [0, 0], side: 0 }));
-        start[0] = strike(ids[0]!, placed[0]!, { angle: random() * 2 * Math.PI, speed: s.speed, follow: random() * 2 - 1, english: random() * 2 - 1 });
+        // Aimed at a ball (within 25°) most of the time, anywhere otherwise.
+        const target = placed[1 + Math.floor(random() * 2)]!;
+        const aim = random() < 0.7 ? Math.atan2(target[1] - placed[0]![1], target[0] - placed[0]![0]) + (random() - 0.5) * (50 * Math.PI) / 180 : random() * 2 * Math.PI;
+        start[0] = strike(ids[0]!, placed[0]!, { angle: aim, speed: s.speed, follow: random() * 2 - 1, english: random() * 2 - 1 });
         const tl = simulateTimeline(table, start, { random, maxTime: 8, jumpChance: 0 });
         const frame = 1000 / s.fps;
         const camShift = 137; // the video starts 137 ms before the strike
