@@ -700,26 +700,34 @@ export function reachedSkittles({ tracks, dt, ballRadius: R, events, skittles }:
   const out: DoubtEvent[] = [];
   for (const k of skittles ?? []) {
     if (events.some((e) => e.kind === 'skittle' && e.skittle === k.id)) continue;
-    const touch = R + k.base / 2 + TOUCH_SLACK;
-    const reached: { ball: string; t: number }[] = [];
-    for (const [ball, samples] of tracks) {
-      let first: number | null = null;
-      for (let i = 1; i < samples.length && first === null; i++) {
-        const [s0, s1] = [samples[i - 1]!, samples[i]!];
-        if (!s0.at || !s1.at) continue;
-        if (dist(s0.at, s1.at) < 1) continue; // at rest beside it: resting balls fell nothing
-        const [d, f] = closest(s0.at, s1.at, k.at, k.at);
-        if (d <= touch) first = s0.t + f * (s1.t - s0.t);
-      }
-      // Out of sight beside it for a stretch: it may have reached it unseen.
-      if (first === null) first = hiddenBeside(samples, k.at, touch + 4 * R, dt);
-      if (first !== null) reached.push({ ball, t: first });
-    }
+    const reached = reachedBy(tracks, k, R, dt);
     if (reached.length === 0) continue;
-    reached.sort((a, b) => a.t - b.t);
     out.push({ kind: 'skittle', skittle: k.id, by: reached.length === 1 ? reached[0]!.ball : null, t: Math.round(reached[0]!.t), maybe: true });
   }
   return out;
+}
+
+/**
+ * The balls that came to a skittle's base while moving (or were out of sight beside it for a
+ * stretch: they may have, unseen), each with when it first did, earliest first. Resting balls
+ * beside a spot fell nothing.
+ */
+export function reachedBy(tracks: DoubtInput['tracks'], k: { at: readonly [number, number]; base: number }, R: number, dt: number): { ball: string; t: number }[] {
+  const touch = R + k.base / 2 + TOUCH_SLACK;
+  const reached: { ball: string; t: number }[] = [];
+  for (const [ball, samples] of tracks) {
+    let first: number | null = null;
+    for (let i = 1; i < samples.length && first === null; i++) {
+      const [s0, s1] = [samples[i - 1]!, samples[i]!];
+      if (!s0.at || !s1.at) continue;
+      if (dist(s0.at, s1.at) < 1) continue;
+      const [d, f] = closest(s0.at, s1.at, k.at, k.at);
+      if (d <= touch) first = s0.t + f * (s1.t - s0.t);
+    }
+    first ??= hiddenBeside(samples, k.at, touch + 4 * R, dt);
+    if (first !== null) reached.push({ ball, t: first });
+  }
+  return reached.sort((a, b) => a.t - b.t);
 }
 
 /**

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VisionTracker, type TrackerMessage } from '../../hub/vision/tracker.ts';
-import { createMatch, playTruth } from '../../hardware/simulator/match-helpers.ts';
-import { seededRandom } from '../../hub/rules/random.ts';
-import { clipTracker } from '../../hardware/simulator/video/clip-tracker.ts';
-import { makeClip } from '../../hardware/simulator/video/clip.ts';
-import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
-import { streamSeed } from '../../hardware/simulator/video/accuracy.ts';
-import { calibrationOf, clipOf, still } from './helpers.ts';
+import { calibrationOf, clipOf, still, streamShot } from './helpers.ts';
 
 /**
  * A ball that leaves the table before any frame shows it moving (tracker.ts, watchPlaces): it
@@ -14,27 +8,6 @@ import { calibrationOf, clipOf, still } from './helpers.ts';
  * ball under a hand or an arm is unseen too, but its place is not bare cloth.
  */
 describe('tracker: a ball gone from its place unseen', () => {
-  /** Shot `index` of a rendered accuracy stream, replayed as the bench plays it (earlier shots as tiny clips: only their random draws count). */
-  function streamShot(seed: number, variant: string, stream: number, index: number, fps: number) {
-    const setup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} };
-    const random = seededRandom(streamSeed(seed, variant, stream));
-    const planner = new VideoShotPlanner(variant);
-    const truth = createMatch(setup);
-    for (let i = 0; i < index; i++) {
-      const shot = planner.plan(truth.view().cueBall!, i === 0, truth.view().instructions, random);
-      const clip = makeClip({ ...shot, fps: 30, width: 64, height: 36, seed: Math.floor(random() * 2 ** 31) });
-      planner.rested(clip.timeline.result.balls);
-      playTruth(truth, clip.truth.shot);
-    }
-    const shot = planner.plan(truth.view().cueBall!, index === 0, truth.view().instructions, random);
-    const clip = makeClip({ ...shot, fps, width: 640, height: 360, seed: Math.floor(random() * 2 ** 31) });
-    const tracker = clipTracker(clip, shot, planner, variant);
-    const messages: TrackerMessage[] = [];
-    for (let i = 0; i < clip.frameCount; i++) messages.push(...tracker.push(clip.frame(i), Math.round((i * 1000) / clip.fps)));
-    messages.push(...tracker.finish());
-    return { clip, tracker, messages };
-  }
-
   it('gives a strike and a shot in which it may have left the table (held-out seed 15151, three-cushion s14 #8, 30 fps)', () => {
     const { clip, tracker, messages } = streamShot(15151, 'three-cushion', 14, 8, 30);
     // The truth: the yellow (cue ball), beside the left rail, hit it and jumped the table at 7 ms.
