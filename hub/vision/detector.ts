@@ -451,11 +451,8 @@ export class Detector {
       const a = (k / 32) * 2 * Math.PI;
       const inner = sample(a, 1.25);
       const outer = sample(a, 1.5);
-      for (const x of [inner, outer]) {
-        if (x === 0) continue;
-        n += 1;
-        if (x === 2) other += 1;
-      }
+      n += (inner === 0 ? 0 : 1) + (outer === 0 ? 0 : 1);
+      other += (inner === 2 ? 1 : 0) + (outer === 2 ? 1 : 0);
       if (outer === 2 || (inner === 2 && outer !== 1)) edgeOnly = false;
     }
     return n === 0 || other / n < 0.08 ? 'clear' : edgeOnly ? 'edge' : 'covered';
