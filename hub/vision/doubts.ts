@@ -290,6 +290,14 @@ function anythingAlong(ball: string, from: number, to: number, tracks: DoubtInpu
   return out;
 }
 
+/** Seen once or more beyond FAR_MM of where it lay at first (its first three sightings' median): it moved for real. */
+function wentFar(samples: readonly TrackSample[]): boolean {
+  const s = seen(samples);
+  if (s.length < 3) return false;
+  const home = [median(s.slice(0, 3).map((x) => x.at[0])), median(s.slice(0, 3).map((x) => x.at[1]))];
+  return s.some((x) => dist(x.at, home) > FAR_MM);
+}
+
 /** Seen, and in one place (within DEPART_MM), in every frame from `from` to `to`. */
 function stillThrough(samples: readonly TrackSample[], from: number, to: number): boolean {
   const span = samples.filter((x) => x.t >= from && x.t <= to);
@@ -379,7 +387,10 @@ export function railsAtRest({ tracks, dt, events, ballRadius: R, table, partial 
     // jittering by a millimetre or two against the rail it rests on, once read as a touch: seed
     // 90210, balkline s16 #3, a white frozen on the right rail after a misread had it leave and
     // come back): a cushion it cannot surely have made.
-    if (!m || stillThrough(tracks.get(e.ball) ?? [], e.t - 3 * dt, e.t + 3 * dt)) {
+    // Or never seen far from its place all shot: a ball lying against a rail, seen in part (its
+    // shadow, the cushion), has its centre jitter by up to a centimetre and seems to leave and
+    // touch the rail again and again (held-out 21216, balkline 60 s5 #3: a yellow in a corner).
+    if (!m || !wentFar(tracks.get(e.ball) ?? []) || stillThrough(tracks.get(e.ball) ?? [], e.t - 3 * dt, e.t + 3 * dt)) {
       out.set(k, e.t);
       return;
     }
@@ -582,7 +593,9 @@ export function unstruckDepartures({ tracks, dt, events, cueBall }: Pick<DoubtIn
     if (cueBall !== undefined ? m.ball === cueBall : m === first) continue;
     // Sure only for a real move seen from its resting place; its start hidden, or moving only
     // a little (a cue or arm over it shifts a centroid), or at the strike itself: maybe.
-    const sure = m.far && m.clean && first !== undefined && m.away - first.away >= 2 * dt;
+    // And only after a first ball that really moved: one whose sightings only jittered about its
+    // place (a ball in a corner seen in part) says nothing of which ball the cue struck.
+    const sure = m.far && m.clean && first !== undefined && m.away - first.away >= 2 * dt && wentFar(tracks.get(first.ball) ?? []);
     out.push({ kind: 'ball', balls: [m.ball, null], t: Math.round(m.t), ...(sure ? {} : { maybe: true as const }) });
   }
   return out;

@@ -314,6 +314,27 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(withDoubts(bounced).filter((e) => e.kind === 'cushion' && e.ball === 'white' && e.rail === 'right')).toEqual([{ kind: 'cushion', rail: 'right', ball: 'white', t: 30 * DT }]);
   });
 
+  it('RULES §10: a ball lying in a corner, seen only in part (its centre hopping by up to a centimetre), never went anywhere: its cushions are maybe, and it says nothing of which ball the cue struck (held-out 21216, balkline 60 s5 #3)', () => {
+    const home: [number, number] = [2793, 31];
+    // Two hops 10 mm off in a row read as a departure before the strike; never 30 mm off.
+    const hops: [number, number][] = [[0, 0], [-6, 1], [4, -4], [-2, 3], [-9, 2]];
+    const corner: Path = (t) => {
+      const i = Math.round(t / DT);
+      const [dx, dy] = i === 3 || i === 4 ? [-10, 3] : hops[i % hops.length]!;
+      return [home[0] + dx, home[1] + dy];
+    };
+    const paths = { yellow: corner, white: moving([2300, 1330], 600, [-1.5, 0]), red: still([2425, 430]) };
+    const x = input(paths, [{ kind: 'cushion', rail: 'left', ball: 'yellow', t: 30 * DT }]);
+    const out = withDoubts(x);
+    // Stated sure, the cushion would have the yellow set moving, and the white's departure a
+    // contact with some ball (the yellow "moved" first): the engine would infer a white-yellow kiss.
+    expect(out).toContainEqual({ kind: 'cushion', rail: 'left', ball: 'yellow', t: 30 * DT, maybe: true });
+    expect(out.filter((e) => !e.maybe)).toEqual([]);
+    // A yellow that really moved first keeps the white's contact sure.
+    const realFirst = input({ ...paths, yellow: moving(home, 100, [-1, 0.5]) });
+    expect(withDoubts(realFirst)).toContainEqual({ kind: 'ball', balls: ['white', null], t: expect.any(Number) });
+  });
+
   it('SK5-4: a fall with no feller named, which no ball came near, is maybe (a misread); a ball creeping at the end toward a standing skittle maybe fells it after', () => {
     const spots = [{ id: 'king', at: [1420, 710] as [number, number], base: 25 }];
     const far = input({ cue: moving([500, 300], 100, [1.5, 0]), one: still([300, 1100]), two: still([2500, 1100]) }, [{ kind: 'skittle', skittle: 'king', by: null, t: 600 }], { spots });
