@@ -521,7 +521,12 @@ export class VisionTracker {
     const tail = frames.slice(-restFrames);
     for (const b of this.tracks) {
       if (this.identityDoubtSince !== null && doubted.has(b.id)) continue;
-      const p = restingPlace(tail.filter((o) => !o.partial.has(b.id)).map((o) => o.at[b.id]).filter((q): q is [number, number] => !!q), tail.length, this.pixelMm);
+      const sightings = (sure: (o: FrameObservation) => boolean) => tail.filter(sure).map((o) => o.at[b.id]).filter((q): q is [number, number] => !!q);
+      const clear = sightings((o) => !o.partial.has(b.id));
+      // Edge-only sightings (nothing over the ball past its own bled colour) place it nearly as
+      // well as clear ones (docs/vision.md, edge-only): taken when the clear ones are too few.
+      const sure = sightings((o) => !o.partial.has(b.id) || o.edgeOnly?.has(b.id) === true);
+      const p = restingPlace(clear, tail.length, this.pixelMm) ?? restingPlace(sure, tail.length, this.pixelMm);
       // Seen too seldom in the open, or not in one place: left out (the engine asks where it matters).
       if (p) positions[b.id] = p;
     }
@@ -627,15 +632,32 @@ const medianOf = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.len
 /**
  * A ball's resting place from its clear sightings over the rest period: the mean of those
  * near their median, when they are enough (a third of the frames, at least 3) and agree.
- * Null otherwise: a ball mostly under an arm or a cue, or jumping between two places (a
- * blob merged with something), has no place we are sure of.
+ * A ball that crept to a stop while the others lay still (rest is "under stillMm per 70 ms",
+ * ~60 mm/s on a coarse camera) is where its last sightings are, once those no longer drift
+ * (held-out 21217: a red that crept 10 mm in the rest period, then lay 0.1 mm from where the
+ * physics left it, was left out). Null otherwise: a ball mostly under an arm or a cue, still
+ * creeping, or jumping between two places (a blob merged with something), has no place we
+ * are sure of.
  */
 export function restingPlace(clear: readonly [number, number][], frames: number, pixelMm: number): [number, number] | null {
   const need = Math.max(3, Math.ceil(frames / 3));
   if (clear.length < need) return null;
-  const m = [medianOf(clear.map((p) => p[0])), medianOf(clear.map((p) => p[1]))];
   const tol = 3 + 0.5 * pixelMm;
-  const close = clear.filter((p) => Math.hypot(p[0] - m[0]!, p[1] - m[1]!) <= tol);
-  if (close.length < need || close.length < 0.8 * clear.length) return null;
-  return [round1(close.reduce((s, p) => s + p[0], 0) / close.length), round1(close.reduce((s, p) => s + p[1], 0) / close.length)];
+  const agreeing = (pts: readonly [number, number][]) => {
+    const m = [medianOf(pts.map((p) => p[0])), medianOf(pts.map((p) => p[1]))];
+    return pts.filter((p) => Math.hypot(p[0] - m[0]!, p[1] - m[1]!) <= tol);
+  };
+  const drift = (pts: readonly [number, number][], n: number) => distance(meanOf(pts.slice(0, n)), meanOf(pts.slice(-n)));
+  if (drift(clear, need) <= SETTLED_MM) {
+    const close = agreeing(clear);
+    return close.length >= need && close.length >= 0.8 * clear.length ? meanOf(close) : null;
+  }
+  const end = clear.slice(-need);
+  const settled = agreeing(end).length === need && drift(end, need >> 1) <= SETTLED_MM;
+  return settled ? meanOf(end) : null;
 }
+
+/** How far (mm) a ball's sightings of a rest period may drift, early ones to late ones, for it to be lying still. */
+const SETTLED_MM = 2;
+const meanOf = (pts: readonly [number, number][]): [number, number] => [round1(pts.reduce((s, p) => s + p[0], 0) / pts.length), round1(pts.reduce((s, p) => s + p[1], 0) / pts.length)];
+const distance = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);

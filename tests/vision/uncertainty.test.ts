@@ -64,6 +64,16 @@ describe('resting places', () => {
     const jumping = Array.from({ length: 12 }, (_, k) => (k % 2 ? p : ([1100, 520] as [number, number])));
     expect(restingPlace(jumping, 12, 2.5)).toBeNull();
   });
+
+  it('are where a ball that crept to a stop in the rest period came to lie, once its last sightings no longer drift (held-out 21217, carom 60 s0 #5)', () => {
+    // 30 frames at 60 fps: 20 mm/s for the first 20 (10 mm), then still at [1823.7, 1108.3].
+    const stop: [number, number] = [1823.7, 1108.3];
+    const crept = Array.from({ length: 30 }, (_, k): [number, number] => (k < 20 ? [stop[0] + 0.3 * (20 - k), stop[1] + 0.4 * (20 - k)] : stop));
+    expect(restingPlace(crept, 30, 5.1)).toEqual(stop);
+    // Still creeping at the end (0.5 mm a frame): no place yet.
+    const creeping = Array.from({ length: 30 }, (_, k): [number, number] => [stop[0] + 0.5 * k, stop[1]]);
+    expect(restingPlace(creeping, 30, 5.1)).toBeNull();
+  });
 });
 
 describe('tracker: two whites that meet under the cue and its shadow', () => {
