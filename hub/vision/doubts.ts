@@ -10,7 +10,8 @@ import { frameInterval, type Rail, type TrackSample } from './contacts.ts';
  *   struck): a contact of it with an unknown ball at its departure — sure when it went far from
  *   a place it was seen at just before, maybe otherwise; none for the first ball seen away (the
  *   one the cue struck);
- * - **a rail it may have touched between two frames**, with no cushion of it stated then;
+ * - **a rail it may have touched between two frames**, with no cushion of it stated then, or
+ *   that it turned back from while out of sight for a few;
  * - **two balls that came within touching distance** with no contact of either stated (a thin kiss);
  * - **a standing skittle a ball reached** that was not seen standing at rest;
  * - **a ball last seen moving and never again** (off the table, or into a pocket), or last seen
@@ -86,7 +87,7 @@ export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events
   });
   const ordered = unorderedRails(events, input);
   const given = { ...input, events: ordered };
-  const all = [...ordered, ...unstruckDepartures(given), ...possibleRails(given), ...nearPasses(given), ...reachedSkittles(given), ...creepingIntoSkittles(given), ...lostForGood(given), ...departedUnseen(given)].sort((a, b) => a.t - b.t);
+  const all = [...ordered, ...unstruckDepartures(given), ...possibleRails(given), ...railsAcrossGaps(given), ...nearPasses(given), ...reachedSkittles(given), ...creepingIntoSkittles(given), ...lostForGood(given), ...departedUnseen(given)].sort((a, b) => a.t - b.t);
   return onceEachTouch(unpairedBursts(all, input), input.dt);
 }
 
@@ -601,13 +602,18 @@ export function unstruckDepartures({ tracks, dt, events, cueBall }: Pick<DoubtIn
   return out;
 }
 
-export function possibleRails({ tracks, dt, ballRadius: R, table, events }: DoubtInput): DoubtEvent[] {
-  const rails: { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[] = [
+/** Where a ball's centre is when it touches each rail: the axis across it, that line (mm), and the side the table lies on. */
+function railLines(R: number, table: DoubtInput['table']): { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[] {
+  return [
     { rail: 'head', axis: 0, line: R, n: 1 },
     { rail: 'foot', axis: 0, line: table.length - R, n: -1 },
     { rail: 'left', axis: 1, line: R, n: 1 },
     { rail: 'right', axis: 1, line: table.width - R, n: -1 },
   ];
+}
+
+export function possibleRails({ tracks, dt, ballRadius: R, table, events }: DoubtInput): DoubtEvent[] {
+  const rails = railLines(R, table);
   const out: DoubtEvent[] = [];
   const startOf = (ball: string) => earliestTouch(tracks, dt, events, ball);
   // Stated contacts only: on a second pass its own maybes come back as events and must change nothing (idempotent).
@@ -667,6 +673,42 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
         const contact = events.find((e) => e.kind === 'ball' && !e.maybe && (e.balls.includes(ball) || e.balls.includes(null)) && Math.abs(e.t - t) < dt);
         const other = contact ? (t >= contact.t ? contact.t - 1 : contact.t + 1) : null;
         if (other !== null && other >= startOf(ball)) out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(other), maybe: true });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A rail a ball turned back from out of sight: coming at it in the step before a gap of more
+ * than two frames (which possibleRails leaves to the contact finder), leaving it in the step
+ * after, and near enough to have touched it at the speed it had (any speed, when the step
+ * before was its departure: the cue's speed is not in a glimpse). The contact finder may take
+ * the turn for a contact with a ball (held-out 21217, five skittles 30 s19 #6: the cue ball,
+ * struck from 40 mm off the head rail into it, was under the cue's shadow until it met the
+ * object ball; the camera alone had no head cushion, and no reading it asked about was the truth).
+ */
+export function railsAcrossGaps({ tracks, dt, ballRadius: R, table, events }: DoubtInput): DoubtEvent[] {
+  const out: DoubtEvent[] = [];
+  for (const [ball, samples] of tracks) {
+    const s = seen(samples);
+    for (let k = 2; k + 1 < s.length; k++) {
+      const [a0, a, b, b1] = [s[k - 2]!, s[k - 1]!, s[k]!, s[k + 1]!];
+      if (b.t - a.t <= 2.5 * dt || a.t - a0.t > 2.5 * dt || b1.t - b.t > 2.5 * dt) continue;
+      const departing = dist(a0.at, a.at) > 2 && (k < 3 || dist(s[k - 3]!.at, a0.at) < 2);
+      const fastest = departing ? Infinity : 1.25 * Math.max(dist(a0.at, a.at) / (a.t - a0.t), dist(b.at, b1.at) / (b1.t - b.t));
+      for (const r of railLines(R, table)) {
+        const gap = (x: Seen) => Math.max(0, (x.at[r.axis] - r.line) * r.n);
+        const coming = gap(a0) - gap(a);
+        const leaving = gap(b1) - gap(b);
+        // Turned back: toward it, then away from it, one of the two beyond a centroid's noise.
+        if (coming <= 0 || leaving <= 0 || Math.max(coming, leaving) <= NOISE_MM) continue;
+        const way = Math.hypot(b.at[1 - r.axis]! - a.at[1 - r.axis]!, gap(a) + gap(b)) - NOISE_MM - TOUCH_SLACK;
+        if (way > fastest * (b.t - a.t)) continue;
+        const stated = events.some((e) => e.kind === 'cushion' && e.rail === r.rail && (e.ball === ball || e.ball === null) && e.t >= a.t - dt && e.t <= b.t + dt);
+        if (stated) continue;
+        const t = a.t + ((b.t - a.t) * gap(a)) / Math.max(gap(a) + gap(b), 1e-6);
+        out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(Math.max(t, earliestTouch(tracks, dt, events, ball))), maybe: true });
       }
     }
   }

@@ -427,6 +427,23 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(added(y).filter((e) => e.kind === 'cushion' && e.maybe && e.ball === 'yellow' && e.t > 5 * DT && e.t < 32 * DT)).toHaveLength(8);
   });
 
+  it('SK5-4: a ball glimpsed leaving toward a rail, out of sight for four frames, then seen moving away from it, maybe touched it meanwhile (held-out 21217, five skittles 30 s19 #6)', () => {
+    // The cue ball lies 40 mm off the head rail; glimpsed 5 mm nearer it at frame 18, unseen
+    // for frames 19-22, then seen 300 mm off it moving away at 0.8 mm/ms (it met a ball meanwhile).
+    const into: Path = (t) => (t < 17.5 * DT ? [70.8, 203.2] : t < 18.5 * DT ? [65.5, 203.7] : t < 22.5 * DT ? null : [331.5 + 0.4 * (t - 23 * DT), 230 - 0.6 * (t - 23 * DT)]);
+    const heads = (p: Path) => added(input({ cue: p, one: still([2000, 900]) })).filter((e) => e.kind === 'cushion' && e.rail === 'head' && e.ball === 'cue');
+    const [e] = heads(into);
+    expect(heads(into)).toEqual([{ kind: 'cushion', rail: 'head', ball: 'cue', t: expect.any(Number), maybe: true }]);
+    expect(e!.t).toBeGreaterThan(18 * DT);
+    expect(e!.t).toBeLessThan(19 * DT); // 35 mm from the rail, 300 mm back from it: early in the gap
+    // Glimpsed leaving away from the rail: it never came at it.
+    const away: Path = (t) => (t < 17.5 * DT ? [70.8, 203.2] : t < 18.5 * DT ? [76.1, 203.7] : t < 22.5 * DT ? null : [331.5 + 0.4 * (t - 23 * DT), 230 - 0.6 * (t - 23 * DT)]);
+    expect(heads(away)).toEqual([]);
+    // Rolling slowly (0.2 mm/ms) at it from 300 mm off, then away: too far to have reached it at that speed.
+    const slow: Path = (t) => (t < 22.5 * DT ? [400 - 0.2 * t, 700] : t < 26.5 * DT ? null : [340 + 0.2 * (t - 27 * DT), 700]);
+    expect(added(input({ cue: slow, one: still([2000, 900]) })).filter((e) => e.kind === 'cushion' && e.rail === 'head')).toEqual([]);
+  });
+
   it('adds nothing a second time: what it states, it counts as stated (property over random paths)', () => {
     const point = fc.tuple(fc.integer({ min: 40, max: 2800 }), fc.integer({ min: 40, max: 1380 }));
     const vel = fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }));
