@@ -155,7 +155,10 @@ export function withCameraFacts(sensor: Shot, events: readonly ShotEvent[], came
     return false;
   });
   const shot: Shot = { ...sensor, events: insertByTime(out, cameraOnly, offsetMs) };
-  if (camera.positions) shot.positions = camera.positions;
+  if (camera.positions) {
+    shot.positions = camera.positions;
+    if (camera.positionsErrorMm !== undefined) shot.positionsErrorMm = camera.positionsErrorMm;
+  }
   return { shot, unknown };
 }
 

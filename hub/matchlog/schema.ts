@@ -38,6 +38,8 @@ export const shotSchema = z.strictObject({
   frozen: z.union([z.strictObject({ cushion: z.enum(RAILS) }), z.strictObject({ ball: ballId })]).optional(),
   objectFrozen: z.record(ballId, z.enum(RAILS)).optional(),
   positions: z.record(ballId, point).optional(),
+  /** Extension (docs/contract.md): how far each position may be off, mm (a camera's). */
+  positionsErrorMm: z.number().min(0).max(100).optional(),
   shooter: z.string().min(1).optional(),
 });
 

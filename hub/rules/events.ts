@@ -25,6 +25,11 @@ export interface Shot {
   objectFrozen?: Readonly<Record<string, Rail>>;
   /** Where the balls came to rest, mm from the head-left corner (CONTRACT §1.2). */
   positions?: Positions;
+  /**
+   * How far each of `positions` may be off, mm (extension: a camera's; docs/contract.md). A ball
+   * within that of a zone's line may lie on either side of it, and the engine reads it both ways.
+   */
+  positionsErrorMm?: number;
   /** Assertion: who must be shooting. */
   shooter?: string;
 }

@@ -39,6 +39,8 @@ interface Core {
   carry: unknown;
   prompt: OpenPrompt | null;
   positions: Positions | null;
+  /** How far each of `positions` may be off, mm (the shot that gave them said so; 0: exact). */
+  positionsErrorMm: number;
   instructions: readonly Instruction[];
   shotInInning: number;
   shotCount: number;
@@ -109,6 +111,7 @@ export class Match {
       carry: variant.initialCarry(setup, options),
       prompt: null,
       positions: playsSkittles(variant.family) ? null : breakPositions(options),
+      positionsErrorMm: 0,
       instructions: [],
       shotInInning: 0,
       shotCount: 0,
@@ -296,6 +299,7 @@ export class Match {
       opponentFouls: foulsBy(shot, 'opponent'),
       carry: core.carry,
       startPositions: core.positions,
+      startPositionsErrorMm: core.positionsErrorMm,
       scores: core.players.map((p) => p.score),
     };
   }
@@ -333,6 +337,7 @@ export class Match {
       players,
       carry: outcome.carry,
       positions: restingPositions(ctx.shot, outcome.instructions),
+      positionsErrorMm: ctx.shot.positionsErrorMm ?? 0,
       instructions: outcome.instructions ?? [],
       shotInInning: core.shotInInning + 1,
       shotCount: core.shotCount + 1,

@@ -48,6 +48,8 @@ export interface ShotContext<O = unknown, V = unknown> {
   carry: V;
   /** Where the balls lay at the start of the shot, when known. */
   startPositions: Positions | null;
+  /** How far each of startPositions may be off, mm (the shot that left them said; 0 when exact). */
+  startPositionsErrorMm?: number;
   /** Scores before the shot (game points as shown). */
   scores: readonly number[];
 }

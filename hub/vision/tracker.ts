@@ -19,7 +19,7 @@ export type BallSet = 'carom' | 'skittles';
 export type TrackerMessage =
   | { type: 'strike' }
   | { type: 'rest' }
-  | { type: 'shot'; shot: { events: ShotEventOut[]; positions: Record<string, [number, number]> } };
+  | { type: 'shot'; shot: { events: ShotEventOut[]; positions: Record<string, [number, number]>; positionsErrorMm: number } };
 
 /** `maybe`: the camera cannot rule the event out, nor say it happened (doubts.ts; docs/contract.md). */
 export type ShotEventOut =
@@ -122,6 +122,8 @@ export class VisionTracker {
   readonly detector: Detector;
   readonly ballRadius: number;
   private readonly stillMm: number;
+  /** How far a resting place may be off (mm), stated with every shot's positions (the engine reads a ball that near a zone's line both ways). */
+  readonly positionErrorMm: number;
   /** mm per pixel at the table's centre (the detector's floor for a bend; recorded with a shot's paths for reading them again). */
   readonly pixelMm: number;
   private readonly tracks: BallTrack[];
@@ -159,6 +161,9 @@ export class VisionTracker {
     const pixelMm = next ? Math.abs(next[0] - cal.table.length / 2) + Math.abs(next[1] - cal.table.width / 2) : 3;
     this.stillMm = Math.max(2.2, 0.8 * pixelMm);
     this.pixelMm = pixelMm;
+    // Rest places are off by at most 8.1 mm on 640x360 renders (4.5-6 mm a pixel; held-out
+    // 21217, 5,696 balls): two pixels, and never under 5 mm, bounds them for the zone games.
+    this.positionErrorMm = Math.max(5, Math.round(2 * pixelMm));
     this.detector = new Detector(options.calibration, { ballRadius: this.ballRadius, cell: options.cell ?? DEFAULT_CELL });
     this.tracks = Object.entries(BALL_COLOURS[options.balls]).map(([id, colour]) => ({ id, colour, last: options.initial?.[id] ?? null, lastT: -Infinity, v: [0, 0], missed: 0, stillWhenLost: false, bareFrames: 0, restBare: 0, home: null, homeSeen: 0 }));
   }
@@ -530,7 +535,7 @@ export class VisionTracker {
       // Seen too seldom in the open, or not in one place: left out (the engine asks where it matters).
       if (p) positions[b.id] = p;
     }
-    return { type: 'shot', shot: { events, positions } };
+    return { type: 'shot', shot: { events, positions, positionsErrorMm: this.positionErrorMm } };
   }
 
   /** What doubts.ts needs of this shot besides its events. */

@@ -203,7 +203,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     const truthShot: Shot = clip.truth.shot;
     const shotMsgs = messages.filter((m) => m.type === 'shot');
     // One shot per video; none seen (or several) is a shot the camera cannot tell: one unknown contact, no positions.
-    const camShot: Shot = shotMsgs.length === 1 && shotMsgs[0]!.type === 'shot' ? { events: shotMsgs[0]!.shot.events as ShotEvent[], positions: shotMsgs[0]!.shot.positions } : { events: [{ kind: 'ball', balls: [view.cueBall!, null] }] };
+    const camShot: Shot = shotMsgs.length === 1 && shotMsgs[0]!.type === 'shot' ? { events: shotMsgs[0]!.shot.events as ShotEvent[], positions: shotMsgs[0]!.shot.positions, positionsErrorMm: shotMsgs[0]!.shot.positionsErrorMm } : { events: [{ kind: 'ball', balls: [view.cueBall!, null] }] };
     // The sensors: every contact, times from the first one (as the segmenter cuts a shot), no ids.
     const timed = truthShot.events.filter((e) => e.t !== undefined);
     const firstT = timed[0]?.t ?? 0;

@@ -172,9 +172,9 @@ function judgeZoneLimit(
   const zoneRule = geometry.kind === 'grid' ? 'BK-1' : 'FG-3';
   const limitRules = geometry.kind === 'grid' ? ['BK-1', 'BK-3'] : ['FG-3'];
   const noScore = missOutcome(ctx, instructions, [...limitRules, spec.missRule], 0);
-  const start = heldIn(geometry, ctx, ctx.startPositions);
+  const start = heldIn(geometry, ctx, ctx.startPositions, ctx.startPositionsErrorMm ?? 0);
   // A respotted ball has left the zone; otherwise the resting positions tell.
-  const end = trace.offTable.length > 0 ? null : heldIn(geometry, ctx, ctx.shot.positions);
+  const end = trace.offTable.length > 0 ? null : heldIn(geometry, ctx, ctx.shot.positions, ctx.shot.positionsErrorMm ?? 0);
   const outcomes: Outcome<CaromCarry>[] = [];
   for (const reading of startReadings(start, ctx.carry.zone)) {
     if (reading.zone === null) {
@@ -267,18 +267,36 @@ function mergeZoneReadings(outcomes: Outcome<CaromCarry>[]): Judgement<CaromCarr
   return merged;
 }
 
-/** The zones both object balls lie in ('|'-joined), null when they share none or lie outside every zone, undefined when unknown. */
-function heldIn(geometry: ZoneGeometry, ctx: ShotContext<CaromOptions, CaromCarry>, positions: Positions | null | undefined): Held {
-  let shared: string[] | undefined;
-  for (const ball of CAROM_BALL_IDS) {
-    if (ball === ctx.cueBall) continue;
-    const at = positions?.[ball];
-    if (at === undefined) return undefined;
-    const zones = zonesOf(geometry, ctx.options.table, at, CAROM_BALL_MM / 2);
-    shared = shared === undefined ? zones : shared.filter((z) => zones.includes(z));
-  }
-  return shared && shared.length > 0 ? shared.join('|') : null;
+/**
+ * The zones both object balls lie in ('|'-joined), null when they share none or lie outside
+ * every zone, undefined when unknown: a position missing, or one that may be off by errorMm
+ * (a camera's) putting a ball on the other side of a line where that changes the answer.
+ */
+function heldIn(geometry: ZoneGeometry, ctx: ShotContext<CaromOptions, CaromCarry>, positions: Positions | null | undefined, errorMm: number): Held {
+  const objectBalls = CAROM_BALL_IDS.filter((ball) => ball !== ctx.cueBall);
+  const places = objectBalls.map((ball) => positions?.[ball]);
+  if (places.some((at) => at === undefined)) return undefined;
+  // Each ball's zone sets over where it may lie: its place, and errorMm off it in 8 directions.
+  const shifts = errorMm > 0 ? ERROR_DIRECTIONS.map(([dx, dy]) => [dx * errorMm, dy * errorMm] as const) : [[0, 0] as const];
+  const readings = places.map((at) => {
+    const sets = new Map<string, string[]>();
+    for (const [dx, dy] of shifts) {
+      const zones = zonesOf(geometry, ctx.options.table, [at![0] + dx, at![1] + dy], CAROM_BALL_MM / 2);
+      sets.set(zones.join('|'), zones);
+    }
+    return [...sets.values()];
+  });
+  const answers = new Set<Held>();
+  const pick = (k: number, shared: string[] | undefined): void => {
+    if (k === readings.length) answers.add(shared && shared.length > 0 ? shared.join('|') : null);
+    else for (const zones of readings[k]!) pick(k + 1, shared === undefined ? zones : shared.filter((z) => zones.includes(z)));
+  };
+  pick(0, undefined);
+  return answers.size === 1 ? [...answers][0] : undefined;
 }
+
+/** Where a ball may lie off its stated place: there, and along each axis and diagonal. */
+const ERROR_DIRECTIONS: readonly (readonly [number, number])[] = [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1], [Math.SQRT1_2, Math.SQRT1_2], [Math.SQRT1_2, -Math.SQRT1_2], [-Math.SQRT1_2, Math.SQRT1_2], [-Math.SQRT1_2, -Math.SQRT1_2]];
 
 function foulOutcome(
   spec: CaromGameSpec,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Point } from '../../../hub/rules/events.ts';
 import { MATCH_TABLE } from '../../../hub/rules/options.ts';
 import { BALKLINE_PRESETS, FREE_GAME_TRIANGLES, zoneOf } from '../../../hub/rules/zones.ts';
+import { decodeLine } from '../../../hub/matchlog/decode.ts';
 import { ball, caromShot, lastShot, newMatch, play, referee, scores, shotWith } from '../helpers.ts';
 
 /** A carom for white whose balls come to rest at the given points. */
@@ -108,6 +109,30 @@ describe('balkline (RULES §5)', () => {
     expect(zoneOf(g, MATCH_TABLE, [700, 700])).toBe('c0r0');
     expect(zoneOf(g, MATCH_TABLE, [720, 720])).toBe('c1r2');
     expect(zoneOf(BALKLINE_PRESETS['balkline-47-2'], MATCH_TABLE, [720, 720])).toBe('c1r1');
+  });
+
+  it('BK-1, BK-3: a ball that may be off its place by positionsErrorMm (a camera\'s) and so may touch a line is read both ways; farther from it, decided', () => {
+    // 47/1: the break carom is the central zone's one carom; the next must drive a ball out.
+    // The red comes to rest 4 mm short of touching the 470 mm line: out of the zone, if exact.
+    const nearLine = { white: [1400, 1000], red: [470 - 30.75 - 4, 700], yellow: [1500, 650] } satisfies Record<string, Point>;
+    const next = (positionsErrorMm?: number) => {
+      const m = newMatch('balkline-47-1', 200);
+      play(m, caromTo(inZoneC1));
+      return play(m, shotWith({ positions: nearLine, ...(positionsErrorMm === undefined ? {} : { positionsErrorMm }) }, ball('white', 'red'), ball('white', 'yellow')));
+    };
+    expect(lastShot(next())).toMatchObject({ points: 1, turnPasses: false });
+    expect(lastShot(next(2))).toMatchObject({ points: 1, turnPasses: false });
+    // Within 10 mm it may touch the line, so lie in balk in the zone it left: scored or not.
+    const v = next(10);
+    expect(v.prompt!.options.map((o) => o.ruling).sort()).toEqual(['no-score', 'score']);
+    expect(scores(v)).toEqual([1, 0]);
+  });
+
+  it('the match log takes positionsErrorMm as mm from 0 to 100, and names it when it is not', () => {
+    expect(decodeLine('{"shot":{"events":[],"positions":{"red":[400,700]},"positionsErrorMm":10}}')).toMatchObject({ ok: true });
+    const bad = decodeLine('{"shot":{"events":[],"positionsErrorMm":-1}}');
+    expect(bad.ok).toBe(false);
+    expect(JSON.stringify(bad)).toMatch(/positionsErrorMm/);
   });
 
   it('BK-3 the in-zone count restarts at every change of turn', () => {
