@@ -21,6 +21,10 @@ import { analysisStep, everyStep, hideDoubted, statedEvents, type ShotEventOut }
  * An empty list only costs a prompt, but it is the same fault that names a wrong ball when one
  * other candidate is left (held-out 21215, five skittles 30 s0 #1).
  *
+ * Camera shots recorded before `positionsErrorMm` get the error today's tracker states (two
+ * pixels of the recorded mm per pixel, at least 5 mm): the zone games read a ball that near a
+ * line both ways.
+ *
  * The camera alone is judged again too: the recorded camera shot with today's doubts
  * (hub/vision/doubts.ts) applied over the recorded paths. The skittle watch's readings are
  * not recorded, so the "skittle a ball reached" doubt stays as the run's tracker stated it.
@@ -115,7 +119,9 @@ for (const [key, records] of streams) {
       log = [];
     }
     const recorded = r.fusionInput!;
-    const input = fromPaths && recorded.paths ? { ...recorded, camera: cameraFromPaths(recorded) } : recorded;
+    const read = fromPaths && recorded.paths ? { ...recorded, camera: cameraFromPaths(recorded) } : recorded;
+    // Runs before positionsErrorMm: the error today's tracker states (two pixels, at least 5 mm).
+    const input = { ...read, camera: { ...read.camera, positionsErrorMm: read.camera.positionsErrorMm ?? Math.max(5, Math.round(2 * (read.pixelMm ?? 5))) } };
     const truthShot: Shot = { events: [...input.truth], positions: input.truthPositions! };
     const inputs = playTruth(truth, truthShot);
     const expected = truth.view().shots.at(-1)!;
