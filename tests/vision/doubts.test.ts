@@ -444,6 +444,20 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(added(input({ cue: slow, one: still([2000, 900]) })).filter((e) => e.kind === 'cushion' && e.rail === 'head')).toEqual([]);
   });
 
+  it('TC-1: a rail touched in the step after a gap is a maybe cushion; the sighting across the gap says nothing of how fast it came at the rail (held-out 21219, three-cushion 30 s8 #3)', () => {
+    // The cue ball lies 44 mm off the right rail; glimpsed leaving at frame 18, unseen for
+    // frames 19-22, then 27 mm off the rail, 20 mm, and 60 mm (it touched the rail between).
+    const seenAt: Record<number, [number, number]> = { 18: [1961, 1347], 23: [1305, 1362], 24: [1217, 1369], 25: [1135, 1329], 26: [1048, 1291] };
+    const cue: Path = (t) => {
+      const k = Math.round(t / DT);
+      if (k < 18) return [1974, 1345];
+      if (k > 26) return [1048 - 2.6 * (t - 26 * DT), 1291 - 1.1 * (t - 26 * DT)];
+      return seenAt[k] ?? null;
+    };
+    const rights = added(input({ cue, white: still([400, 300]) })).filter((e) => e.kind === 'cushion' && e.rail === 'right' && e.ball === 'cue' && e.t > 23 * DT && e.t < 25 * DT);
+    expect(rights).toEqual([{ kind: 'cushion', rail: 'right', ball: 'cue', t: expect.any(Number), maybe: true }]);
+  });
+
   it('adds nothing a second time: what it states, it counts as stated (property over random paths)', () => {
     const point = fc.tuple(fc.integer({ min: 40, max: 2800 }), fc.integer({ min: 40, max: 1380 }));
     const vel = fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }));
