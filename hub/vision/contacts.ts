@@ -89,6 +89,16 @@ interface Window {
   explained: boolean;
 }
 
+/** Where a ball's centre is when it touches each rail: the axis across it, that line (mm), and the side the table lies on. */
+export function railLines(R: number, table: { length: number; width: number }): { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[] {
+  return [
+    { rail: 'head', axis: 0, line: R, n: 1 },
+    { rail: 'foot', axis: 0, line: table.length - R, n: -1 },
+    { rail: 'left', axis: 1, line: R, n: 1 },
+    { rail: 'right', axis: 1, line: table.width - R, n: -1 },
+  ];
+}
+
 const sub = (a: readonly number[], b: readonly number[]): [number, number] => [a[0]! - b[0]!, a[1]! - b[1]!];
 const len = (a: readonly number[]) => Math.hypot(a[0]!, a[1]!);
 
@@ -109,13 +119,7 @@ export function findContacts(input: ContactInput): ContactResult {
   if (strike) strike.explained = true;
 
   // Cushions, axis by axis.
-  const { length: L, width: W } = input.table;
-  const rails: { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[] = [
-    { rail: 'head', axis: 0, line: R, n: 1 },
-    { rail: 'foot', axis: 0, line: L - R, n: -1 },
-    { rail: 'left', axis: 1, line: R, n: 1 },
-    { rail: 'right', axis: 1, line: W - R, n: -1 },
-  ];
+  const rails = railLines(R, input.table);
   const slack = 0.6 * dt;
   for (const w of windows) {
     if (w.departure) continue;

@@ -1,4 +1,4 @@
-import { frameInterval, type Rail, type TrackSample } from './contacts.ts';
+import { frameInterval, railLines, type Rail, type TrackSample } from './contacts.ts';
 
 /**
  * What the camera alone cannot rule out, stated so that the engine asks instead of deciding on
@@ -602,16 +602,6 @@ export function unstruckDepartures({ tracks, dt, events, cueBall }: Pick<DoubtIn
   return out;
 }
 
-/** Where a ball's centre is when it touches each rail: the axis across it, that line (mm), and the side the table lies on. */
-function railLines(R: number, table: DoubtInput['table']): { rail: Rail; axis: 0 | 1; line: number; n: 1 | -1 }[] {
-  return [
-    { rail: 'head', axis: 0, line: R, n: 1 },
-    { rail: 'foot', axis: 0, line: table.length - R, n: -1 },
-    { rail: 'left', axis: 1, line: R, n: 1 },
-    { rail: 'right', axis: 1, line: table.width - R, n: -1 },
-  ];
-}
-
 export function possibleRails({ tracks, dt, ballRadius: R, table, events }: DoubtInput): DoubtEvent[] {
   const rails = railLines(R, table);
   const out: DoubtEvent[] = [];
@@ -696,6 +686,7 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
  */
 export function railsAcrossGaps({ tracks, dt, ballRadius: R, table, events }: DoubtInput): DoubtEvent[] {
   const out: DoubtEvent[] = [];
+  const rails = railLines(R, table);
   for (const [ball, samples] of tracks) {
     const s = seen(samples);
     for (let k = 2; k + 1 < s.length; k++) {
@@ -703,7 +694,7 @@ export function railsAcrossGaps({ tracks, dt, ballRadius: R, table, events }: Do
       if (b.t - a.t <= 2.5 * dt || a.t - a0.t > 2.5 * dt || b1.t - b.t > 2.5 * dt) continue;
       const departing = dist(a0.at, a.at) > 2 && (k < 3 || dist(s[k - 3]!.at, a0.at) < 2);
       const fastest = departing ? Infinity : 1.25 * Math.max(dist(a0.at, a.at) / (a.t - a0.t), dist(b.at, b1.at) / (b1.t - b.t));
-      for (const r of railLines(R, table)) {
+      for (const r of rails) {
         const gap = (x: Seen) => Math.max(0, (x.at[r.axis] - r.line) * r.n);
         const coming = gap(a0) - gap(a);
         const leaving = gap(b1) - gap(b);
