@@ -437,18 +437,27 @@ export function trackIds(sensor: Shot, shotPaths: ShotPaths, options: TrackFusio
    * window, and half a frame for the exposure). Every other ball lay still until a click moved
    * it, so the first click is this ball's. Null when none, or more than one, was seen moving
    * (a hand placing a ball as well), or a ball was out of sight just before: then nothing
-   * follows. Moved: two sightings farther apart than both their error bounds.
+   * follows. Moved: two sightings farther apart than both their error bounds, and of sightings
+   * that place the ball surely (clear or edge-only): a partial one may not be the ball at all
+   * but something of its colour beside it, and a ball seen moving only so is not known to have
+   * moved — nor to have stayed (held-out 21221, carom 60 s5 #17: the red lay in a cluster under
+   * the player's arm, its partial sightings jumped 160 mm to something red-looking before the
+   * stroke, the red was taken for the struck ball, and the first click, the yellow's on the
+   * white, was read as the red's: a wrong fact).
    */
   const firstClick = sensor.events.findIndex((e) => e.kind === 'ball' && e.t !== undefined);
   const struck = ((): string | null => {
     if (firstClick < 0) return null;
     const before = sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2;
-    const err = (x: PathSample) => (x.clear ? error.noise : error.partialNoise);
+    const sure = (x: PathSample) => x.clear || x.edgeOnly === true;
+    const err = (x: PathSample) => (sure(x) ? error.noise : error.partialNoise);
     const sightings = balls.map((b) => shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
     // Every ball seen in the last three frames before it (a ball out of sight may have been moved by a hand).
     if (sightings.some((seen) => !seen.some((x) => x.t >= before - 3 * frameMs))) return null;
-    const moved = balls.filter((_, k) => sightings[k]!.some((x) => dist(x.at, sightings[k]![0]!.at) > err(x) + err(sightings[k]![0]!)));
-    return moved.length === 1 ? moved[0]! : null;
+    const movedBy = (seen: readonly (PathSample & { at: [number, number] })[]) => seen.some((x) => dist(x.at, seen[0]!.at) > err(x) + err(seen[0]!));
+    const moved = balls.filter((_, k) => movedBy(sightings[k]!.filter(sure)));
+    const mayHaveMoved = balls.filter((_, k) => movedBy(sightings[k]!));
+    return moved.length === 1 && mayHaveMoved.every((b) => b === moved[0]) ? moved[0]! : null;
   })();
   /** Same-coloured balls in doubt at the window's end: a ball ruled in is any of them. */
   const inDoubt = (ball: string, t1: number) => doubt !== null && t1 >= doubt.since && doubt.balls.includes(ball);

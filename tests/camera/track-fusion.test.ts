@@ -270,6 +270,29 @@ describe('track fusion: clicks', () => {
     expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, handled, opts())[0]).toMatchObject({ balls: [null, null] });
   });
 
+  it('RULES §10: a ball seen moving before the first click only in partial sightings is not the struck one (held-out 21221, carom 60 s5 #17)', () => {
+    // White lies 3 mm from the red; the cue strikes it at 495 into the red (the click at 500),
+    // so no frame shows it moving before the click. The yellow lies at rest 300 mm off, but from
+    // 400 on its partial sightings are of something yellow-looking beside the pair (an arm over
+    // the table): taken for the struck ball, the yellow would own the first click.
+    const whiteAt: [number, number] = [1000, 700];
+    const redAt: [number, number] = [1000 + 2 * R + 3, 700];
+    const white = path((t) => (t < 495 ? whiteAt : [whiteAt[0] + 0.2 * (t - 495), whiteAt[1]]));
+    const red = path((t) => (t < 500 ? redAt : [redAt[0] + 2 * (t - 500), redAt[1]]));
+    const yellow = path(still([1300, 700])).map((x) => (x.t >= 400 ? { t: x.t, at: [1090, 760] as [number, number], clear: false } : x));
+    const click: ShotEvent = { kind: 'ball', balls: [null, null], t: 500 };
+    const candidates: string[][] = [];
+    const [e] = trackIds({ events: [click] }, paths({ white, yellow, red }), opts({ onCandidates: (_, c) => candidates.push(c) }));
+    expect(candidates[0]).toContain('white+red');
+    if (e!.kind === 'ball') expect(e!.balls.filter((b) => b !== null).every((b) => b === 'white' || b === 'red')).toBe(true);
+    // Seen clearly rolling in and meeting the red, it is the struck one, and the click its own.
+    const rolled = path((t) => (t < 400 ? [redAt[0], 911.5] : [redAt[0], Math.max(761.5, 911.5 - 1.5 * (t - 400))]));
+    const pushed = path((t) => (t < 500 ? redAt : [redAt[0], redAt[1] - 1.4 * (t - 500)]));
+    const clearly = trackIds({ events: [click] }, paths({ white: path(still(whiteAt)), yellow: rolled, red: pushed }), opts())[0];
+    // (the white is within reach of it too: [yellow, null])
+    expect(clearly).toMatchObject({ balls: ['yellow', null] });
+  });
+
   it('line of centres: a ball struck from rest leaves away from its striker, so a ball beside it did not strike it', () => {
     // Yellow lies at rest just beside the red, within reach of it; red leaves along the line from
     // white. Not the first click (one at 100), so only the paths can tell.
