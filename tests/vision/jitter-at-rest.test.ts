@@ -26,4 +26,15 @@ describe('tracker: a ball seen in part, jittering at rest', () => {
     for (let k = 1; k <= 2 * clip.fps; k++) more.push(...tracker.push(clip.frame(last - (k % clip.fps)), Math.round(((last + k) * 1000) / clip.fps)));
     expect(more).toEqual([]);
   }, 60_000);
+
+  it('a ball whose centre hops a pixel row at rest starts no second shot (held-out 21221, seven skittles 60 s13 #10)', () => {
+    // The cue ball came to rest 120 mm off the left rail; its centre hopped between two pixel
+    // rows 6.8 mm apart, and two hops in a row were taken for its leaving: a second, empty shot
+    // (the camera alone scored a miss that was not).
+    const { clip, messages } = streamShot(21221, 'skittles-7-pyramid', 13, 10, 60);
+    expect(messages.map((m) => m.type)).toEqual(['strike', 'shot', 'rest']);
+    const shot = messages[1]!.type === 'shot' ? messages[1]!.shot : null;
+    expect(shot!.events.filter((e) => e.kind === 'ball' && !e.maybe).map((e) => e.kind === 'ball' && e.balls)).toEqual([['cue', 'one'], ['cue', 'two']]);
+    expect(clip.truth.shot.events.filter((e) => e.kind === 'ball').map((e) => e.kind === 'ball' && e.balls)).toEqual([['cue', 'one'], ['cue', 'two']]);
+  }, 60_000);
 });
