@@ -179,8 +179,7 @@ export function findContacts(input: ContactInput): ContactResult {
       seen.add(key);
       a.explained = true;
       b.explained = true;
-      const sure = pushedApart(a, b, hit.t) && !stayedPut(input.tracks.get(a.ball) ?? [], hit.t) && !stayedPut(input.tracks.get(b.ball) ?? [], hit.t);
-      events.push({ kind: 'ball', balls: hit.firstA ? [a.ball, b.ball] : [b.ball, a.ball], t: hit.t, ...(sure ? {} : { maybe: true as const }) });
+      events.push({ kind: 'ball', balls: hit.firstA ? [a.ball, b.ball] : [b.ball, a.ball], t: hit.t, ...(pushedApart(a, b, hit.t) ? {} : { maybe: true as const }) });
     }
   }
   // A ball at rest that starts to move was struck by a moving ball. When exactly one ball was
@@ -439,27 +438,6 @@ function pushedApart(a: Window, b: Window, t: number): boolean {
   if (towardB > TOWARD_NOISE && towardA > TOWARD_NOISE) return false;
   return Math.max(len(dva), len(dvb)) >= LEAST_KICK;
 }
-
-/**
- * Seen in one place from STAY_MS before a contact to STAY_MS after it (within STAY_MM, in at
- * least three sightings on each side): the ball took no kick there. Momentum: in a contact the
- * two balls' velocities change by the same amount, so one kick of LEAST_KICK (15 cm/s) sets a
- * resting ball rolling 20 mm and more in that time, and a moving one that stops dead was
- * moving before. A contact whose "kick" is the other ball's bend alone, beside a ball that never
- * moved, is at most maybe (held-out 21221, three-cushion 60 s17 #16: the white, seen only in
- * part under the cue's follow-through, passed the yellow 0.5 mm off; its centroid's wobble and the
- * yellow's 5 mm jiggle beside it made a sure contact, and the camera alone called no point).
- * A ball frozen to a rail and struck into it stays put too: then the contact is a maybe, asked.
- */
-function stayedPut(samples: readonly TrackSample[], t: number): boolean {
-  const seen = samples.filter((s) => s.at !== null && Math.abs(s.t - t) <= STAY_MS);
-  if (seen.filter((s) => s.t < t).length < 3 || seen.filter((s) => s.t > t).length < 3) return false;
-  const mid: [number, number] = [median(seen.map((s) => s.at![0])), median(seen.map((s) => s.at![1]))];
-  return seen.every((s) => len(sub(s.at!, mid)) <= STAY_MM);
-}
-const STAY_MS = 200;
-const STAY_MM = 8;
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /** mm/ms: a change of velocity toward the other ball below this is a fit's noise (5 cm/s). */
 const TOWARD_NOISE = 0.05;

@@ -64,6 +64,14 @@ export type DoubtEvent =
 
 /** mm a centre must leave its resting place by, in two sightings in a row, to have departed. */
 const DEPART_MM = 8;
+/**
+ * ms after a contact in which a ball it struck at rest has surely left its place: momentum
+ * gives it the striker's change of velocity, and a kick of 15 cm/s (contacts.ts LEAST_KICK)
+ * rolls it 20 mm and more in that time.
+ */
+const STAY_MS = 200;
+/** ms after a contact beyond which the ball's sightings say nothing of it (another contact may have moved it since). */
+const STAY_LONGEST_MS = 500;
 /** mm beyond which a departure is a real move (no arm or cue shifts a centroid that far). */
 const FAR_MM = 30;
 /** Centroids' slack, mm: partial sightings are off by up to ~10 mm (docs/vision.md). */
@@ -501,17 +509,23 @@ export function unmovedPartners({ tracks, events, dt, partial }: Pick<DoubtInput
     for (const b of e.balls) {
       const s = b === null ? [] : seen(tracks.get(b) ?? []);
       const before = s.filter((x) => x.t <= e.t).slice(-3);
-      const after = s.filter((x) => x.t > e.t);
+      // What it did just after (STAY_MS): later in the shot another contact may move it, and
+      // that says nothing of this one (held-out 21221, three-cushion 60 s17 #16: the white,
+      // seen in part, passed the resting yellow 0.5 mm off and was read as striking it; the
+      // yellow lay still for two seconds more, until the white came back and struck it).
+      const after = s.filter((x) => x.t > e.t && x.t <= e.t + STAY_LONGEST_MS);
       if (before.length < 3 || after.length < 3) continue; // not seen around it: nothing to say
       const home = before[before.length - 1]!.at;
       // Still before (within the centroids' jitter under a cue or an arm at the strike, which
       // is where such contacts are made up).
       const stillBefore = before.every((x) => dist(x.at, home) < DEPART_MM);
-      // Stayed: nine in ten later sightings at its place, and at most one clear one far from it
+      // Stayed: nine in ten of those sightings at its place, and at most one clear one far from it
       // (sightings under an arm or the cue at the strike can be off for a few frames; partial
       // ones far off are the arm itself, tracked for the ball — seed 12121, 75–110 mm for four frames).
       const armOver = (x: Seen) => partial?.get(b!)?.has(x.t) === true && dist(x.at, home) >= DEPART_MM;
-      const counted = after.filter((x) => !armOver(x));
+      // The sightings within STAY_MS, or the first three when fewer (an arm over it for a few frames).
+      const counted = after.filter((x) => !armOver(x)).filter((x, i) => i < 3 || x.t <= e.t + STAY_MS);
+      if (counted.length < 3) continue; // seen in part only, far off: a fast ball blurred, or an arm — nothing to say
       const near = counted.filter((x) => dist(x.at, home) < DEPART_MM).length >= 0.9 * counted.length;
       const far = counted.filter((x) => dist(x.at, home) > FAR_MM).length;
       if (stillBefore && near && far <= 1) out.add(k);
