@@ -15,7 +15,7 @@ import { analysisStep, everyStep, statedEvents } from '../../hub/vision/tracker.
  */
 type Fixture = { pixelMm: number; ballRadius: number; table: { length: number; width: number }; paths: Record<string, ([number, number[], 1] | [number, number[] | null])[]> };
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/stayed-put-21221.json', import.meta.url), 'utf8')) as Fixture;
-const pair = (e: { balls?: [string | null, string | null] }) => [...e.balls!].sort().join('+');
+const pair = (e: { kind: string; balls?: [string | null, string | null] }) => (e.kind === 'ball' ? [...e.balls!].sort().join('+') : e.kind);
 
 /** The shot's events as the tracker states them: contacts on every analysed frame, then the doubts over every frame. */
 function shotEvents() {
@@ -35,7 +35,7 @@ describe('a ball that stayed put just after a contact took no kick there (held-o
     // The contact finder does read the near pass (the white's bend beside the yellow's jiggle)…
     expect(found.filter((e) => e.kind === 'ball' && !e.maybe && e.t < 700).map(pair)).toEqual(['white+yellow', 'red+white']);
     // …and the doubts make it maybe, because the yellow did not move for the next 200 ms.
-    const sure = events.filter((e) => e.kind === 'ball' && !e.maybe);
+    const sure = events.filter((e): e is Extract<DoubtEvent, { kind: 'ball' }> => e.kind === 'ball' && !e.maybe);
     expect(sure.map((e) => [pair(e), e.t < 700 ? 'at the stroke' : 'later'])).toEqual([
       ['red+white', 'at the stroke'],
       ['white+yellow', 'later'],
