@@ -565,7 +565,7 @@ export function windowsOf(ball: string, samples: readonly TrackSample[], dt: num
       out.push({ ball, t0, t1, pre: { p: p[a]!, v: va, t: run[a]!.t }, post: { p: p[b]!, v: vb, t: run[b]!.t }, later: p[Math.min(run.length - 1, b + 3)]!, departure: false, explained: false });
     }
   }
-  for (const d of out.filter((w) => w.departure)) turnsAfterLeaving(ball, d, samples, dt, out);
+  for (const d of out.filter((w) => w.departure)) turnsAfterLeaving(ball, d, samples, dt, floor, out);
   // A bend right at a departure is the departure itself (the first moving frame is a mix
   // of rest and motion): it may still show a cushion, but it needs no explanation.
   for (const w of out) {
@@ -581,18 +581,22 @@ const KINK_DEG = 20;
 
 /**
  * A ball leaves rest in a straight line (the impulse is along the cue or the line of centres)
- * until it meets something. The bend finder cannot see that: the first moving sightings bend
- * by the start itself (a frame of rest and motion mixed), so their bends are taken for the
- * departure. Their directions still tell: a turn of more than the sightings' error allows at
- * the first or second moving sighting is a contact there, never the departure (held-out 21220,
- * balkline 47/2 30 s0 #4: the white, under the cue until it moved, struck the yellow before its
- * second moving frame; the turn was taken for the departure, the contact went unseen and the
- * camera alone called no point). A window the bend finder made there is kept, unexplained;
- * otherwise one is made.
+ * until it meets something, slowing by friction alone (at most FRICTION). The bend finder cannot
+ * see that: the first moving sightings bend by the start itself (a frame of rest and motion
+ * mixed), so their bends are taken for the departure. Their directions and speeds still tell:
+ * at the first or second moving sighting, a turn of more than the sightings' error allows, or a
+ * stop (the speed after less than half the least the ball can have had before), is a contact
+ * there, never the departure. Held-out 21220, balkline 47/2 30 s0 #4: the white, under the cue
+ * until it moved, struck the yellow before its second moving frame and turned; held-out 21222,
+ * carom 60 s4 #15: the white struck the red lying 50 mm ahead and stopped dead. Either time the
+ * contact went unseen and the camera alone called no point. A window the bend finder made there
+ * is kept, unexplained; otherwise one is made.
  */
-function turnsAfterLeaving(ball: string, d: Window, samples: readonly TrackSample[], dt: number, out: Window[]): void {
+function turnsAfterLeaving(ball: string, d: Window, samples: readonly TrackSample[], dt: number, floor: number, out: Window[]): void {
   const k = samples.findIndex((s) => s.t === d.post.t && s.at !== null);
   if (k < 0) return;
+  // It left after its last sighting at rest: from there the least time it took to its first moving sighting.
+  const lastRest = samples.slice(0, k).findLast((s) => s.at !== null)?.t ?? (d.t0 + d.t1) / 2;
   const seen = [{ p: d.pre.p, t: (d.t0 + d.t1) / 2 }];
   for (const s of samples.slice(k)) {
     if (!s.at) break; // a gap: the sightings across it say nothing of a turn
@@ -603,9 +607,15 @@ function turnsAfterLeaving(ball: string, d: Window, samples: readonly TrackSampl
     const [a, b, c] = [seen[i - 1]!, seen[i]!, seen[i + 1]!];
     const c1 = sub(b.p, a.p);
     const c2 = sub(c.p, b.p);
-    if (len(c1) < KINK_CHORD_MM || len(c2) < KINK_CHORD_MM) continue;
-    const cos = (c1[0] * c2[0] + c1[1] * c2[1]) / (len(c1) * len(c2));
-    if (cos > Math.cos((KINK_DEG * Math.PI) / 180)) continue;
+    if (len(c1) < KINK_CHORD_MM) continue;
+    // The least speed it can have had on reaching b (from the chord before, less what friction
+    // takes), and so the least way it must have gone on to c; the sightings' error either way.
+    const from = i === 1 ? lastRest : a.t;
+    const leastAtB = (len(c1) - (i === 1 ? 1 : 2) * floor) / Math.max(1, b.t - from) - FRICTION * (b.t - from);
+    const onward = c.t - b.t;
+    const stopped = leastAtB > 0 && len(c2) + 2 * floor < leastAtB * onward - 0.5 * FRICTION * onward * onward;
+    const cos = len(c2) < KINK_CHORD_MM ? 1 : (c1[0] * c2[0] + c1[1] * c2[1]) / (len(c1) * len(c2));
+    if (!stopped && cos > Math.cos((KINK_DEG * Math.PI) / 180)) continue;
     const made = out.find((w) => w.ball === ball && !w.departure && w.t0 <= b.t && w.t1 >= b.t);
     if (made) {
       made.afterLeaving = true;
@@ -617,6 +627,8 @@ function turnsAfterLeaving(ball: string, d: Window, samples: readonly TrackSampl
     out.push({ ball, t0: b.t - 0.5 * dt, t1: b.t + 0.5 * dt, pre, post, later, departure: false, explained: false, afterLeaving: true });
   }
 }
+/** The most a ball slows by cloth friction alone, mm/ms per ms: sliding friction (μ ≈ 0.2) twice over. */
+const FRICTION = 0.004;
 
 const scaleV = (a: [number, number], s: number): [number, number] => [a[0] * s, a[1] * s];
 
