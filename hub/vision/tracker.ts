@@ -385,12 +385,13 @@ export class VisionTracker {
       if (ref.length < 3) continue;
       const last = ref.slice(-5);
       const m = [medianOf(last.map((p) => p[0])), medianOf(last.map((p) => p[1]))] as const;
-      // 6 mm beyond the spread of its last sightings at rest: a ball that crept, or whose
-      // centroid hops between two pixel rows (a ball seen in part, 6.8 mm a hop at 640x360),
-      // has not left its place until it is past what it did at rest (held-out 21221,
-      // skittles-7-pyramid 60 s13 #10: a hopping cue ball struck a second shot, an empty one).
+      // 6 mm (and a pixel and a half) beyond the spread of its last sightings at rest: a ball
+      // that crept, or whose centre hops between two pixel rows (6.7 mm a hop at 640x360), has
+      // not left its place until it is past what it did, or can do, at rest. Held-out 21221,
+      // skittles-7-pyramid 60 s13 #10, and 21222, 30 s6 #3 (its last five sightings on one row):
+      // a hopping cue ball struck a second shot after the first had rested, an empty one.
       const spread = Math.max(...last.flatMap((p) => last.map((q) => Math.hypot(p[0] - q[0], p[1] - q[1]))));
-      const away = 6 + spread;
+      const away = Math.max(6, 1.5 * this.pixelMm) + spread;
       const a = h[h.length - 1]!.at[b.id];
       const c = h[h.length - 2]!.at[b.id];
       if (a && c && Math.hypot(a[0] - m[0], a[1] - m[1]) > away && Math.hypot(c[0] - m[0], c[1] - m[1]) > away) return true;
