@@ -87,7 +87,7 @@ interface Window {
   later: [number, number];
   departure: boolean;
   explained: boolean;
-  /** A turn just after a departure (turnsAfterLeaving): never the departure itself. */
+  /** A turn or a stop just after a departure (turnsAfterLeaving): never the departure itself. */
   afterLeaving?: true;
 }
 
@@ -585,8 +585,8 @@ const KINK_DEG = 20;
  * see that: the first moving sightings bend by the start itself (a frame of rest and motion
  * mixed), so their bends are taken for the departure. Their directions and speeds still tell:
  * at the first or second moving sighting, a turn of more than the sightings' error allows, or a
- * stop (the speed after less than half the least the ball can have had before), is a contact
- * there, never the departure. Held-out 21220, balkline 47/2 30 s0 #4: the white, under the cue
+ * stop (it went on less far than the least speed it can have had there allows, friction and the
+ * sightings' error taken off), is a contact there, never the departure. Held-out 21220, balkline 47/2 30 s0 #4: the white, under the cue
  * until it moved, struck the yellow before its second moving frame and turned; held-out 21222,
  * carom 60 s4 #15: the white struck the red lying 50 mm ahead and stopped dead. Either time the
  * contact went unseen and the camera alone called no point. A window the bend finder made there
