@@ -49,6 +49,8 @@ export interface PairingCounts {
   cameraAlone: number;
   notTheSameShot: number;
   late: number;
+  /** Empty sensors' shots dropped because the camera saw no ball leave its place. */
+  withdrawn: number;
   /** Sensor contacts given ids by the camera, and left unknown. */
   identified: number;
   unknown: number;
@@ -59,7 +61,7 @@ export class ShotPairing {
   private camera: CameraReading | null = null;
   /** The last reading scored alone: when it came, so its late partner is recognised. */
   private alone: { kind: 'sensors' | 'camera'; at: number } | null = null;
-  readonly counts: PairingCounts = { fused: 0, sensorsAlone: 0, cameraAlone: 0, notTheSameShot: 0, late: 0, identified: 0, unknown: 0 };
+  readonly counts: PairingCounts = { fused: 0, sensorsAlone: 0, cameraAlone: 0, notTheSameShot: 0, late: 0, withdrawn: 0, identified: 0, unknown: 0 };
 
   constructor(private readonly opts: PairingOptions) {
     if (!(opts.waitMs > 0) || !(opts.frameMs > 0) || !(opts.clockToleranceMs >= 0)) throw new Error('shot pairing: waitMs and frameMs must be > 0, clockToleranceMs ≥ 0');
@@ -77,6 +79,19 @@ export class ShotPairing {
     if (head ? this.before(shot, timeBase, head.startedAt) : this.alone?.kind === 'sensors' && (timeBase ?? now) < this.alone.at) return this.late(shot);
     this.camera = { shot, timeBase, at: now, ...(paths ? { paths } : {}) };
     this.pair();
+  }
+
+  /**
+   * The camera saw no shot after its strike (no ball left its place): the newest sensors'
+   * reading waiting for it, if it holds no event at all, was none either — dropped, not
+   * scored as an empty shot (a miss). Returns whether one was dropped.
+   */
+  noCameraShot(): boolean {
+    const last = this.sensors.at(-1);
+    if (!last || last.events.length > 0) return false;
+    this.sensors.pop();
+    this.counts.withdrawn += 1;
+    return true;
   }
 
   /** Scores a reading whose partner did not come in time. */

@@ -175,6 +175,19 @@ export class ShotSegmenter {
     return this.moving ? [this.complete(now, by)] : [];
   }
 
+  /**
+   * A camera saw no ball leave its place after its strike: the shot that strike began is
+   * none, if the sensors heard nothing in it either (then true, and the table is at rest).
+   * A shot with any event in it is left to end as it would.
+   */
+  withdraw(): boolean {
+    if (!this.moving || this.events.length > 0) return false;
+    this.moving = false;
+    this.loudest = null;
+    this.lastRailHit.clear();
+    return true;
+  }
+
   private activity(now: number, out: SegmenterOutput[]): void {
     if (!this.moving) this.begin(now, out);
     this.lastActivity = now;

@@ -151,6 +151,18 @@ export class TableService {
     this.handle(this.intake.segmenter.end(this.deps.clock.now(), by, seenAt));
   }
 
+  /**
+   * The table's camera sent a rest with no shot after its strike: it saw no ball leave its
+   * place (a knock on its mount, a hand over a ball). The shot its strike began is dropped
+   * when the sensors heard nothing in it, before or after the sensors' own shot ended;
+   * otherwise it ends as at any rest.
+   */
+  noShotSeen(seenAt: number): boolean {
+    if (this.intake.segmenter.withdraw()) return true;
+    this.endShot('tracker', seenAt);
+    return this.pairing?.noCameraShot() ?? false;
+  }
+
   /** `late`: the strike happened at hub time `at`, seen up to `lateMs` late (a camera's; see ShotSegmenter.strike). */
   strike(late?: { at: number; lateMs: number }): void {
     this.strikeAt = this.deps.clock.now();

@@ -188,6 +188,7 @@ export class VisionTracker {
       this.trimLeadIn(t);
       if (this.departed() || this.vanished()) {
         this.state = 'moving';
+        this.placesAtStrike = new Map(this.tracks.map((b) => [b.id, this.placeBefore(b)?.m ?? null]));
         for (const b of this.tracks) (b.home = null), (b.homeSeen = 0), (b.restBare = 0);
         this.shotFrom = 0;
         this.stillFrames = 0;
@@ -203,7 +204,7 @@ export class VisionTracker {
       return out;
     }
     if (t - this.struckAt >= (this.options.maxShotSeconds ?? 60) * 1000) {
-      out.push(this.analyse(Math.min(this.stillFrames, 3)), { type: 'rest' });
+      out.push(...this.shotIfAny(Math.min(this.stillFrames, 3)), { type: 'rest' });
       this.state = 'rest';
       this.history = this.history.slice(-3);
       return out;
@@ -211,7 +212,7 @@ export class VisionTracker {
     this.stillFrames = moving ? 0 : this.stillFrames + 1;
     const restFrames = Math.ceil(((this.options.restSeconds ?? 0.5) * 1000) / Math.max(this.dt, 1));
     if (this.stillFrames >= restFrames) {
-      out.push(this.analyse(restFrames));
+      out.push(...this.shotIfAny(restFrames));
       out.push({ type: 'rest' });
       this.state = 'rest';
       this.history = this.history.slice(-restFrames);
@@ -223,8 +224,32 @@ export class VisionTracker {
   finish(): TrackerMessage[] {
     if (this.state !== 'moving') return [];
     this.state = 'rest';
-    return [this.analyse(Math.min(this.stillFrames, 3))];
+    return this.shotIfAny(Math.min(this.stillFrames, 3));
   }
+
+  /**
+   * The shot, unless nothing happened in it: no event the camera is sure of, and every ball
+   * rests where it lay at the strike (within 10 mm or two pixels). A knock on the camera's
+   * mount shifts the whole image for a few frames — every ball "leaves" and comes back, with
+   * made-up contacts the camera is not sure of — and a resting ball's centre can hop; scored,
+   * such a shot is a miss that was not (or, fused with sensors that heard nothing, an empty
+   * shot). A stroke moves the cue ball far more than that. The strike stays sent: the `rest`
+   * after it with no shot tells the hub that the shot it began was none.
+   */
+  private shotIfAny(restFrames: number): TrackerMessage[] {
+    const shot = this.analyse(restFrames);
+    if (shot.type !== 'shot' || shot.shot.events.some((e) => !e.maybe)) return [shot];
+    const near = Math.max(10, 2 * this.pixelMm);
+    const stayed = this.tracks.every((b) => {
+      const before = this.placesAtStrike.get(b.id);
+      const after = shot.shot.positions[b.id];
+      return !!before && !!after && Math.hypot(after[0] - before[0], after[1] - before[1]) <= near;
+    });
+    return stayed ? [] : [shot];
+  }
+
+  /** Where each ball lay when the current shot's strike was read (null: not seen then). */
+  private placesAtStrike = new Map<string, [number, number] | null>();
 
   private skittlesBefore = new Map<string, boolean | null>();
 
@@ -377,14 +402,21 @@ export class VisionTracker {
    * "departure" from there was a phantom strike and an empty shot after the real one. A ball
    * still creeping has its creep over those sightings added to the 6 mm.
    */
+  /** A ball's last five sightings before the latest two frames (at rest: where it lies), and their median. */
+  private placeBefore(b: BallTrack): { last: [number, number][]; m: [number, number] } | null {
+    const ref = this.history.slice(0, -2).map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
+    if (ref.length < 3) return null;
+    const last = ref.slice(-5);
+    return { last, m: [medianOf(last.map((p) => p[0])), medianOf(last.map((p) => p[1]))] };
+  }
+
   private departed(): boolean {
     const h = this.history;
     if (h.length < 6) return false;
     for (const b of this.tracks) {
-      const ref = h.slice(0, -2).map((o) => o.at[b.id]).filter((p): p is [number, number] => !!p);
-      if (ref.length < 3) continue;
-      const last = ref.slice(-5);
-      const m = [medianOf(last.map((p) => p[0])), medianOf(last.map((p) => p[1]))] as const;
+      const place = this.placeBefore(b);
+      if (!place) continue;
+      const { last, m } = place;
       // 6 mm (and a pixel and a half) beyond the spread of its last sightings at rest: a ball
       // that crept, or whose centre hops between two pixel rows (6.7 mm a hop at 640x360), has
       // not left its place until it is past what it did, or can do, at rest. Held-out 21221,

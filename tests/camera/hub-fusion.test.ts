@@ -100,6 +100,43 @@ describe('camera+sensors scoring in the hub (issue 16)', () => {
     expect(table.pairing!.counts).toMatchObject({ fused: 1, identified: 4, unknown: 1 });
   });
 
+  it('a camera strike it takes back (no ball left its place) with sensors that heard nothing scores nothing — before or after the sensors’ shot ended', async () => {
+    t = await startTestHub({ config: config('camera+sensors') });
+    const table = t.hub.tables.get('t1')!;
+    t.sources.get('t1')!.emit(linkUp(t.clock.t));
+    // The camera's rest came within the segmenter's quiet window: the shot it began is dropped.
+    table.strike();
+    t.clock.t += 300;
+    expect(table.noShotSeen(t.clock.t)).toBe(true);
+    expect(table.shotEndDue).toBeNull();
+    // The camera's rest came after the segmenter ended the (empty) shot: the waiting reading is dropped.
+    table.strike();
+    t.clock.t += 1000;
+    table.tick(t.clock.t);
+    expect(table.pairing!.waiting).toBe(true);
+    expect(table.noShotSeen(t.clock.t)).toBe(true);
+    t.clock.t += 5000;
+    table.tick(t.clock.t);
+    expect(table.state()).toMatchObject({ status: 'playing', shotCount: 0 });
+    expect(table.counters.shots).toBe(0);
+    expect(table.pairing!.counts).toMatchObject({ withdrawn: 1, sensorsAlone: 0, fused: 0 });
+  });
+
+  it('a camera strike taken back while the sensors heard a click is no reason to drop the shot: the sensors’ reading is scored alone (the engine asks)', async () => {
+    t = await startTestHub({ config: config('camera+sensors') });
+    const table = t.hub.tables.get('t1')!;
+    t.sources.get('t1')!.emit(linkUp(t.clock.t));
+    table.strike();
+    t.clock.t += 120;
+    t.sources.get('t1')!.emit(click()(t.clock.t));
+    t.clock.t += 300;
+    expect(table.noShotSeen(t.clock.t)).toBe(false);
+    t.clock.t += 5000;
+    table.tick(t.clock.t);
+    expect(table.pairing!.counts).toMatchObject({ withdrawn: 0, sensorsAlone: 1 });
+    expect(table.counters.shots).toBe(1);
+  });
+
   it('scoring: camera scores the tracker shot directly and keeps the sensors’ shot unscored', async () => {
     t = await startTestHub({ config: config('camera') });
     const table = t.hub.tables.get('t1')!;

@@ -42,6 +42,8 @@ export interface ShotRecord {
   attempt: string;
   index: number;
   decisions: Record<Reading, Decision>;
+  /** Shot messages the tracker sent for this one play, when not one (records before 2026-12-05 have none). */
+  cameraShots?: number;
   /** The whole event sequence equals the truth's (kinds, rails, ids, order; pair order ignored). */
   exact: Record<EventReading, boolean>;
   kinds: Record<EventReading, Record<string, KindCount>>;
@@ -202,8 +204,12 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     planner.rested(clip.timeline.result.balls);
     const truthShot: Shot = clip.truth.shot;
     const shotMsgs = messages.filter((m) => m.type === 'shot');
-    // One shot per video; none seen (or several) is a shot the camera cannot tell: one unknown contact, no positions.
-    const camShot: Shot = shotMsgs.length === 1 && shotMsgs[0]!.type === 'shot' ? { events: shotMsgs[0]!.shot.events as ShotEvent[], positions: shotMsgs[0]!.shot.positions, positionsErrorMm: shotMsgs[0]!.shot.positionsErrorMm } : { events: [{ kind: 'ball', balls: [view.cueBall!, null] }] };
+    // One shot per video. None (the tracker saw no ball leave its place, or no strike): live,
+    // nothing is scored by the camera and the referee enters the shot — counted as a prompt;
+    // with sensors, their shot is scored alone. Several: live, each is scored as a shot of its
+    // own and the match goes out of step — counted wrong in every reading that used the camera.
+    const cameraShots = shotMsgs.length;
+    const camShot: Shot = cameraShots === 1 && shotMsgs[0]!.type === 'shot' ? { events: shotMsgs[0]!.shot.events as ShotEvent[], positions: shotMsgs[0]!.shot.positions, positionsErrorMm: shotMsgs[0]!.shot.positionsErrorMm } : { events: [] };
     // The sensors: every contact, times from the first one (as the segmenter cuts a shot), no ids.
     const timed = truthShot.events.filter((e) => e.t !== undefined);
     const firstT = timed[0]?.t ?? 0;
@@ -225,10 +231,10 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     // error and the stamps' rounding (±0.5 ms) only.
     const paths = shotMsgs.length === 1 ? tracker.lastShotPaths : null;
     const trackOptions: TrackFuseOptions = { ...fuseOptions, pathToleranceMs: clockTolerance + 2, table: { length: shot.table.length, width: shot.table.width }, ...(skittleGame ? { skittles: planner.table.skittles.map((k) => ({ id: k.id, at: [k.at[0], k.at[1]] as [number, number], radius: k.radius })) } : {}) };
-    const fused = paths ? fuseTracks(sensors, camShot, paths, trackOptions) : contacts;
+    const fused = cameraShots === 0 ? { shot: sensors } : paths ? fuseTracks(sensors, camShot, paths, trackOptions) : contacts;
     // Camera alone as the hub scores it: with the doubts that need the match's cue ball (doubts.ts).
     const cameraAlone: Shot = paths ? { ...camShot, events: cueBallDoubts(camShot.events as DoubtEvent[], paths.paths, view.cueBall!) as ShotEvent[] } : camShot;
-    const readings: Record<Reading, Shot> = { camera: cameraAlone, sensors, contacts: contacts.shot, fused: fused.shot };
+    const readings: Record<Reading, Shot> = { camera: cameraAlone, sensors, contacts: cameraShots === 0 ? sensors : contacts.shot, fused: fused.shot };
 
     // Truth and the engine's expected decision.
     const inputs = playTruth(truth, truthShot);
@@ -236,7 +242,12 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     const decisions = {} as Record<Reading, Decision>;
     const wrong: string[] = [];
     for (const r of READINGS) {
-      const d = judge(seen[r], readings[r], expected);
+      const d =
+        r !== 'sensors' && cameraShots > 1
+          ? { decision: 'wrong' as const, inStep: false, note: `the camera cut the play into ${cameraShots} shots` }
+          : r === 'camera' && cameraShots === 0
+            ? { decision: 'prompted' as const, inStep: false }
+            : judge(seen[r], readings[r], expected);
       decisions[r] = d.decision;
       if (d.decision === 'wrong') wrong.push(`${r}: ${d.note} — truth ${JSON.stringify(truthShot.events)} read ${JSON.stringify(readings[r].events)}`);
       if (!d.inStep) seen[r] = replay(setup, [...log, ...inputs]);
@@ -280,6 +291,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       attempt: spec.attempt,
       index,
       decisions,
+      ...(cameraShots !== 1 ? { cameraShots } : {}),
       exact: { camera: c.exact, contacts: k.exact, fused: f.exact },
       kinds: { camera: c.kinds, contacts: k.kinds, fused: f.kinds },
       nullFacts: { camera: c.nulls, contacts: k.nulls, fused: f.nulls },
