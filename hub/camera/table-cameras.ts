@@ -61,10 +61,6 @@ export class TableCameras {
   private readonly lastHealth = new Map<string, string>();
   /** Frame time of each table's last strike. */
   private readonly strikeT = new Map<string, number>();
-  /** Tables whose camera struck a shot and has not sent it yet. */
-  private readonly awaitingShot = new Set<string>();
-  /** Per table: strikes the camera took back (a rest with no shot: no ball left its place). */
-  private readonly strikesWithdrawn = new Map<string, number>();
 
   /** Corners saved from the calibration page, laid over the configuration's. */
   readonly calibrations: CalibrationStore;
@@ -115,22 +111,17 @@ export class TableCameras {
     try {
       if (m.type === 'strike') {
         this.strikeT.set(table.id, frameT);
-        this.awaitingShot.add(table.id);
         // The detector sees a strike a frame or two after it happened (the ball must move first).
         const frameMs = 1000 / config.camera!.fps;
         table.strike({ at: timeBase + frameT, lateMs: 3 * frameMs + config.camera!.clockToleranceMs });
         return;
       }
       if (m.type === 'rest') {
-        if (this.awaitingShot.delete(table.id)) {
-          // No shot between the strike and this rest: the detector saw no ball leave its place (tracker.ts, shotIfAny).
-          this.strikesWithdrawn.set(table.id, (this.strikesWithdrawn.get(table.id) ?? 0) + 1);
-          const dropped = table.noShotSeen(timeBase + frameT);
-          this.opts.log('info', 'camera: a strike with no ball leaving its place, no shot', { table: table.id, dropped });
-        } else table.endShot('tracker', timeBase + frameT);
+        const before = table.counters.strikesWithdrawn;
+        const dropped = table.trackerRest(timeBase + frameT);
+        if (table.counters.strikesWithdrawn > before) this.opts.log('info', 'camera: a strike with no ball leaving its place, no shot', { table: table.id, dropped });
         return;
       }
-      this.awaitingShot.delete(table.id);
       if (config.scoring === 'camera') {
         // Scored as a tracker's shot: event times from the strike (CONTRACT §1.2), not from the video's start.
         const from = this.strikeT.get(table.id) ?? 0;
@@ -202,7 +193,6 @@ export class TableCameras {
       metric('billiards_camera_frames_dropped_total', 'counter', 'Camera frames lost (gaps from the device) or skipped to stay live', rows.map((r) => ({ labels: { table: r.id }, value: r.h.dropped }))),
       metric('billiards_camera_state', 'gauge', 'Detection state (1 for the current one)', rows.flatMap((r) => STATES.map((s) => ({ labels: { table: r.id, state: s }, value: r.h.state === s ? 1 : 0 })))),
       metric('billiards_camera_clips_total', 'counter', 'Replay clips written', rows.map((r) => ({ labels: { table: r.id }, value: r.h.clips }))),
-      metric('billiards_camera_strikes_withdrawn_total', 'counter', 'Strikes the detector took back: no ball left its place (a knock on the camera, a hand over a ball)', rows.map((r) => ({ labels: { table: r.id }, value: this.strikesWithdrawn.get(r.id) ?? 0 }))),
       this.latency.render('billiards_camera_message_latency_ms', 'From a frame reaching the camera worker to the tracker message it ended'),
       this.frameLatency.render('billiards_camera_frame_latency_ms', 'From a frame reaching the camera worker to the detector done with it (queue included)'),
     ];

@@ -60,6 +60,7 @@ export class MetricsExtension implements Extension {
       metric('billiards_frames_dropped_total', 'counter', 'Frames the bridge dropped (gaps, corrupt, board queue)', tables.map((t) => ({ labels: { table: t.id }, value: hub.sources.get(t.id)?.stats().framesDropped ?? 0 }))),
       metric('billiards_shots_total', 'counter', 'Shots scored', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.shots }))),
       metric('billiards_prompts_total', 'counter', 'Shots that needed a referee', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.prompts }))),
+      metric('billiards_strikes_withdrawn_total', 'counter', 'Tracker or camera strikes taken back: a rest with no shot, no ball left its place (a knock on the camera)', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.strikesWithdrawn }))),
       metric('billiards_status_frames_skipped_total', 'counter', 'Status frames not stored or published: no news (store.statusFrames: changes)', tables.map((t) => ({ labels: { table: t.id }, value: t.counters.statusFramesSkipped }))),
       metric('billiards_board_settings', 'gauge', 'Board settings (thresholds, debounce, switch polarity) by state since the board last booted: confirmed by its ACK, pending, rejected, unsupported', tables.flatMap((t) => {
         const b = t.healthView().board;

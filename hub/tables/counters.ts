@@ -6,4 +6,6 @@ export interface TableCounters {
   unscoredShots: number;
   /** Status frames not stored (and not published) because they carried no news. */
   statusFramesSkipped: number;
+  /** Tracker strikes taken back: a rest with no shot after them (no ball left its place). */
+  strikesWithdrawn: number;
 }

@@ -53,7 +53,9 @@ export class TableService {
   readonly pairing: ShotPairing | null;
   /** Hub time of the tracker's last strike: its shot's `t` count from there. */
   private strikeAt: number | null = null;
-  readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0 };
+  /** A tracker struck a shot and has not sent it yet. */
+  private trackerStruck = false;
+  readonly counters: TableCounters = { sensorEvents: 0, shots: 0, prompts: 0, unscoredShots: 0, statusFramesSkipped: 0, strikesWithdrawn: 0 };
 
   constructor(
     readonly config: TableConfig,
@@ -115,6 +117,7 @@ export class TableService {
 
   /** A tracker's shot (ball ids known): scored like any shot, with the referee's entries for it. */
   trackerShot(shot: Shot): Result<void> {
+    this.trackerStruck = false;
     if (this.pairing) return this.cameraShot(shot, this.strikeAt);
     return this.input({ kind: 'shot', shot: this.session.withNextShot(shot) });
   }
@@ -124,6 +127,7 @@ export class TableService {
    * known), waits for the sensors' shot of the same play and is fused with it.
    */
   cameraShot(shot: Shot, timeBase: number | null, paths?: CameraPaths): Result<void> {
+    this.trackerStruck = false;
     if (!this.pairing) return this.input({ kind: 'shot', shot: this.session.withNextShot(shot) });
     this.pairing.cameraShot(shot, timeBase, this.deps.clock.now(), paths);
     return ok(undefined);
@@ -152,12 +156,19 @@ export class TableService {
   }
 
   /**
-   * The table's camera sent a rest with no shot after its strike: it saw no ball leave its
-   * place (a knock on its mount, a hand over a ball). The shot its strike began is dropped
-   * when the sensors heard nothing in it, before or after the sensors' own shot ended;
-   * otherwise it ends as at any rest.
+   * A tracker (the table's camera, or one on MQTT) says the balls are at rest. With no shot
+   * from it since its strike, it saw no ball leave its place (a knock on the camera's mount,
+   * a resting ball's centre hopping: tracker.ts, shotIfAny) and takes the strike back: the
+   * shot the strike began is dropped when the sensors heard nothing in it, before or after
+   * the sensors' own shot ended (true: dropped); otherwise it ends as at any rest.
    */
-  noShotSeen(seenAt: number): boolean {
+  trackerRest(seenAt?: number): boolean {
+    if (!this.trackerStruck) {
+      this.endShot('tracker', seenAt);
+      return false;
+    }
+    this.trackerStruck = false;
+    this.counters.strikesWithdrawn += 1;
     if (this.intake.segmenter.withdraw()) return true;
     this.endShot('tracker', seenAt);
     return this.pairing?.noCameraShot() ?? false;
@@ -165,6 +176,7 @@ export class TableService {
 
   /** `late`: the strike happened at hub time `at`, seen up to `lateMs` late (a camera's; see ShotSegmenter.strike). */
   strike(late?: { at: number; lateMs: number }): void {
+    this.trackerStruck = true;
     this.strikeAt = this.deps.clock.now();
     this.handle(this.intake.segmenter.strike(this.deps.clock.now(), late));
   }

@@ -112,7 +112,7 @@ describe('a knock on the camera is not a shot', () => {
       cameraRealtime: true,
     });
     await hub.start();
-    const withdrawn = (id: string) => Number(new RegExp(`billiards_camera_strikes_withdrawn_total\\{table="${id}"\\} (\\d+)`).exec(hub!.metrics())?.[1] ?? NaN);
+    const withdrawn = (id: string) => Number(new RegExp(`billiards_strikes_withdrawn_total\\{table="${id}"\\} (\\d+)`).exec(hub!.metrics())?.[1] ?? NaN);
     await until(() => withdrawn('cam') === 1 && withdrawn('fused') === 1, 30_000, 'both cameras took their strike back');
     // Past the pairing's wait and the segmenter's quiet window: nothing is scored later either.
     await new Promise((r) => setTimeout(r, 2000));

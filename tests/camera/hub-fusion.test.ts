@@ -107,19 +107,42 @@ describe('camera+sensors scoring in the hub (issue 16)', () => {
     // The camera's rest came within the segmenter's quiet window: the shot it began is dropped.
     table.strike();
     t.clock.t += 300;
-    expect(table.noShotSeen(t.clock.t)).toBe(true);
+    expect(table.trackerRest(t.clock.t)).toBe(true);
     expect(table.shotEndDue).toBeNull();
     // The camera's rest came after the segmenter ended the (empty) shot: the waiting reading is dropped.
     table.strike();
     t.clock.t += 1000;
     table.tick(t.clock.t);
     expect(table.pairing!.waiting).toBe(true);
-    expect(table.noShotSeen(t.clock.t)).toBe(true);
+    expect(table.trackerRest(t.clock.t)).toBe(true);
     t.clock.t += 5000;
     table.tick(t.clock.t);
     expect(table.state()).toMatchObject({ status: 'playing', shotCount: 0 });
     expect(table.counters.shots).toBe(0);
     expect(table.pairing!.counts).toMatchObject({ withdrawn: 1, sensorsAlone: 0, fused: 0 });
+  });
+
+  it('the same from a tracker on MQTT: strike, then rest with no shot — nothing scored, counted in /metrics', async () => {
+    t = await startTestHub({ config: config('camera+sensors') });
+    const table = t.hub.tables.get('t1')!;
+    t.sources.get('t1')!.emit(linkUp(t.clock.t));
+    const send = (m: object) => t!.hub.events.emit('tracker-message', { table: 't1', payload: Buffer.from(JSON.stringify(m)) });
+    send({ type: 'strike' });
+    expect(table.shotEndDue).not.toBeNull();
+    t.clock.t += 600;
+    send({ type: 'rest' });
+    t.clock.t += 6000;
+    table.tick(t.clock.t);
+    expect(table.state()).toMatchObject({ status: 'playing', shotCount: 0 });
+    expect(t.hub.metrics()).toContain('billiards_strikes_withdrawn_total{table="t1"} 1');
+    // A strike with its shot is scored as before.
+    play(t);
+    send({ type: 'shot', shot: CAMERA });
+    send({ type: 'rest' });
+    t.clock.t += 2000;
+    table.tick(t.clock.t);
+    expect(table.state().players[0]).toMatchObject({ score: 1 });
+    expect(table.counters.strikesWithdrawn).toBe(1);
   });
 
   it('a camera strike taken back while the sensors heard a click is no reason to drop the shot: the sensors’ reading is scored alone (the engine asks)', async () => {
@@ -130,7 +153,7 @@ describe('camera+sensors scoring in the hub (issue 16)', () => {
     t.clock.t += 120;
     t.sources.get('t1')!.emit(click()(t.clock.t));
     t.clock.t += 300;
-    expect(table.noShotSeen(t.clock.t)).toBe(false);
+    expect(table.trackerRest(t.clock.t)).toBe(false);
     t.clock.t += 5000;
     table.tick(t.clock.t);
     expect(table.pairing!.counts).toMatchObject({ withdrawn: 0, sensorsAlone: 1 });

@@ -107,6 +107,20 @@ describe('shot segmenter', () => {
     expect(s.end(7000, 'tracker', 6900)).toHaveLength(1);
   });
 
+  it('a tracker’s strike taken back drops the shot it began only if the sensors heard nothing in it', () => {
+    const s = new ShotSegmenter(opts);
+    s.strike(100);
+    s.push(vibration(40, 150)); // the bed shook (a knock on the table), no hit
+    expect(s.withdraw()).toBe(true);
+    expect(s.inMotion).toBe(false);
+    expect(s.tick(5000)).toEqual([]); // nothing left to end
+    s.strike(6000);
+    s.push(click(6100));
+    expect(s.withdraw()).toBe(false); // a click: something happened, the shot stands
+    expect(s.end(6600, 'tracker')).toEqual([expect.objectContaining({ type: 'shot-complete', events: [expect.objectContaining({ kind: 'ball' })] })]);
+    expect(s.withdraw()).toBe(false); // at rest: nothing to take back
+  });
+
   it('the referee or a tracker can end a shot', () => {
     const s = new ShotSegmenter(opts);
     s.push(click(0));
