@@ -296,17 +296,27 @@ export function outrunGaps({ tracks, dt, events, partial }: Pick<DoubtInput, 'tr
     const s = seen(samples);
     const clear = (x: Seen) => !partial?.get(ball)?.has(x.t);
     for (let k = 1; k + 2 < s.length; k++) {
-      const [a0, a, b, b1] = [s[k - 1]!, s[k]!, s[k + 1]!, s[k + 2]!];
-      if (b.t - a.t <= 2.5 * dt || a.t - a0.t > 2.5 * dt || b1.t - b.t > 2.5 * dt) continue;
-      if (dist(a0.at, a.at) <= DEPART_MM) continue; // at rest before: a departure (departedUnseen, contacts)
-      const fastest = 1.5 * Math.max(dist(a0.at, a.at) / (a.t - a0.t), dist(b.at, b1.at) / (b1.t - b.t));
-      if (dist(a.at, b.at) - 2 * NOISE_MM - FAR_MM <= fastest * (b.t - a.t)) continue;
+      if (!outrunGap(s[k - 1]!, s[k]!, s[k + 1]!, s[k + 2]!, dt)) continue;
       const from = s.slice(0, k + 1).findLast(clear)?.t ?? samples[0]!.t;
       const to = s.slice(k + 1).find(clear)?.t ?? samples.at(-1)!.t;
       out.push(...anythingAlong(ball, from, to, tracks, dt, [...events, ...out]));
     }
   }
   return out;
+}
+
+/**
+ * Sightings a0, a (before a gap) and b, b1 (after it) of one ball: a gap of more than 2.5
+ * frames, sightings beside it at most 2.5 apart, the ball moving before it, and the straight
+ * way across longer (by FAR_MM and the noise) than 1.5 times the faster of the two chords
+ * beside it allows — no unstruck ball runs so (outrunGaps; track-fusion.ts drops sightings in
+ * part that lead into such a gap).
+ */
+export function outrunGap(a0: Seen, a: Seen, b: Seen, b1: Seen, dt: number): boolean {
+  if (b.t - a.t <= 2.5 * dt || a.t - a0.t > 2.5 * dt || b1.t - b.t > 2.5 * dt) return false;
+  if (dist(a0.at, a.at) <= DEPART_MM) return false; // at rest before: a departure (departedUnseen, contacts)
+  const fastest = 1.5 * Math.max(dist(a0.at, a.at) / (a.t - a0.t), dist(b.at, b1.at) / (b1.t - b.t));
+  return dist(a.at, b.at) - 2 * NOISE_MM - FAR_MM > fastest * (b.t - a.t);
 }
 
 /**
@@ -566,7 +576,7 @@ export function unmovedPartners({ tracks, events, dt, partial }: Pick<DoubtInput
   return out;
 }
 
-type Seen = { t: number; at: [number, number] };
+export type Seen = { t: number; at: [number, number] };
 const seen = (samples: readonly TrackSample[]): Seen[] => samples.filter((s): s is Seen => s.at !== null);
 const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
 
