@@ -116,12 +116,7 @@ export class TableCameras {
         table.strike({ at: timeBase + frameT, lateMs: 3 * frameMs + config.camera!.clockToleranceMs });
         return;
       }
-      if (m.type === 'rest') {
-        const before = table.counters.strikesWithdrawn;
-        const dropped = table.trackerRest(timeBase + frameT);
-        if (table.counters.strikesWithdrawn > before) this.opts.log('info', 'camera: a strike with no ball leaving its place, no shot', { table: table.id, dropped });
-        return;
-      }
+      if (m.type === 'rest') return table.trackerRest(timeBase + frameT);
       if (config.scoring === 'camera') {
         // Scored as a tracker's shot: event times from the strike (CONTRACT §1.2), not from the video's start.
         const from = this.strikeT.get(table.id) ?? 0;

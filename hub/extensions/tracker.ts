@@ -26,9 +26,7 @@ export class TrackerExtension implements Extension {
     }
     const m = message.value;
     if (m.type === 'strike') (table.strike(), this.hub.wake(table));
-    else if (m.type === 'rest') {
-      if (table.trackerRest()) this.hub.log('info', 'tracker: a strike taken back (rest with no shot), no shot', { table: tableId });
-    }
+    else if (m.type === 'rest') table.trackerRest();
     else {
       const applied = table.trackerShot(m.shot);
       if (!applied.ok) this.hub.log('warn', 'tracker shot refused', { table: tableId, error: applied.error });

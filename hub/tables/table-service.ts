@@ -160,18 +160,18 @@ export class TableService {
    * from it since its strike, it saw no ball leave its place (a knock on the camera's mount,
    * a resting ball's centre hopping: tracker.ts, shotIfAny) and takes the strike back: the
    * shot the strike began is dropped when the sensors heard nothing in it, before or after
-   * the sensors' own shot ended (true: dropped); otherwise it ends as at any rest.
+   * the sensors' own shot ended; otherwise it ends as at any rest. Counted and logged here.
    */
-  trackerRest(seenAt?: number): boolean {
-    if (!this.trackerStruck) {
-      this.endShot('tracker', seenAt);
-      return false;
-    }
+  trackerRest(seenAt?: number): void {
+    if (!this.trackerStruck) return this.endShot('tracker', seenAt);
     this.trackerStruck = false;
     this.counters.strikesWithdrawn += 1;
-    if (this.intake.segmenter.withdraw()) return true;
-    this.endShot('tracker', seenAt);
-    return this.pairing?.noCameraShot() ?? false;
+    let dropped = this.intake.segmenter.withdraw();
+    if (!dropped) {
+      this.endShot('tracker', seenAt);
+      dropped = this.pairing?.noCameraShot() ?? false;
+    }
+    this.deps.log?.('info', 'tracker: a strike taken back (rest with no shot: no ball left its place)', { table: this.id, shotDropped: dropped });
   }
 
   /** `late`: the strike happened at hub time `at`, seen up to `lateMs` late (a camera's; see ShotSegmenter.strike). */

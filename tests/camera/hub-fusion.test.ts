@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Shot } from '../../hub/rules/events.ts';
+import type { TableService } from '../../hub/tables/table-service.ts';
 import { click, linkUp, railHit, startTestHub, testConfig, type TestHub } from '../hub/support.ts';
 
 /**
@@ -47,6 +48,13 @@ function play(hub: TestHub): number {
     hub.sources.get('t1')!.emit(make(hub.clock.t));
   }
   return start;
+}
+
+/** A camera+sensors test hub whose table t1 has its board's link up. */
+async function linkedTable(): Promise<[TestHub, TableService]> {
+  const hub = (t = await startTestHub({ config: config('camera+sensors') }));
+  hub.sources.get('t1')!.emit(linkUp(hub.clock.t));
+  return [hub, hub.hub.tables.get('t1')!];
 }
 
 describe('camera+sensors scoring in the hub (issue 16)', () => {
@@ -101,61 +109,57 @@ describe('camera+sensors scoring in the hub (issue 16)', () => {
   });
 
   it('a camera strike it takes back (no ball left its place) with sensors that heard nothing scores nothing — before or after the sensors’ shot ended', async () => {
-    t = await startTestHub({ config: config('camera+sensors') });
-    const table = t.hub.tables.get('t1')!;
-    t.sources.get('t1')!.emit(linkUp(t.clock.t));
+    const [h, table] = await linkedTable();
     // The camera's rest came within the segmenter's quiet window: the shot it began is dropped.
     table.strike();
-    t.clock.t += 300;
-    expect(table.trackerRest(t.clock.t)).toBe(true);
+    h.clock.t += 300;
+    table.trackerRest(h.clock.t);
     expect(table.shotEndDue).toBeNull();
+    expect(table.pairing!.waiting).toBe(false);
     // The camera's rest came after the segmenter ended the (empty) shot: the waiting reading is dropped.
     table.strike();
-    t.clock.t += 1000;
-    table.tick(t.clock.t);
+    h.clock.t += 1000;
+    table.tick(h.clock.t);
     expect(table.pairing!.waiting).toBe(true);
-    expect(table.trackerRest(t.clock.t)).toBe(true);
-    t.clock.t += 5000;
-    table.tick(t.clock.t);
+    table.trackerRest(h.clock.t);
+    expect(table.pairing!.waiting).toBe(false);
+    h.clock.t += 5000;
+    table.tick(h.clock.t);
     expect(table.state()).toMatchObject({ status: 'playing', shotCount: 0 });
-    expect(table.counters.shots).toBe(0);
+    expect(table.counters).toMatchObject({ shots: 0, strikesWithdrawn: 2 });
     expect(table.pairing!.counts).toMatchObject({ withdrawn: 1, sensorsAlone: 0, fused: 0 });
   });
 
   it('the same from a tracker on MQTT: strike, then rest with no shot — nothing scored, counted in /metrics', async () => {
-    t = await startTestHub({ config: config('camera+sensors') });
-    const table = t.hub.tables.get('t1')!;
-    t.sources.get('t1')!.emit(linkUp(t.clock.t));
-    const send = (m: object) => t!.hub.events.emit('tracker-message', { table: 't1', payload: Buffer.from(JSON.stringify(m)) });
+    const [h, table] = await linkedTable();
+    const send = (m: object) => h.hub.events.emit('tracker-message', { table: 't1', payload: Buffer.from(JSON.stringify(m)) });
     send({ type: 'strike' });
     expect(table.shotEndDue).not.toBeNull();
-    t.clock.t += 600;
+    h.clock.t += 600;
     send({ type: 'rest' });
-    t.clock.t += 6000;
-    table.tick(t.clock.t);
+    h.clock.t += 6000;
+    table.tick(h.clock.t);
     expect(table.state()).toMatchObject({ status: 'playing', shotCount: 0 });
-    expect(t.hub.metrics()).toContain('billiards_strikes_withdrawn_total{table="t1"} 1');
+    expect(h.hub.metrics()).toContain('billiards_strikes_withdrawn_total{table="t1"} 1');
     // A strike with its shot is scored as before.
-    play(t);
+    play(h);
     send({ type: 'shot', shot: CAMERA });
     send({ type: 'rest' });
-    t.clock.t += 2000;
-    table.tick(t.clock.t);
+    h.clock.t += 2000;
+    table.tick(h.clock.t);
     expect(table.state().players[0]).toMatchObject({ score: 1 });
     expect(table.counters.strikesWithdrawn).toBe(1);
   });
 
   it('a camera strike taken back while the sensors heard a click is no reason to drop the shot: the sensors’ reading is scored alone (the engine asks)', async () => {
-    t = await startTestHub({ config: config('camera+sensors') });
-    const table = t.hub.tables.get('t1')!;
-    t.sources.get('t1')!.emit(linkUp(t.clock.t));
+    const [h, table] = await linkedTable();
     table.strike();
-    t.clock.t += 120;
-    t.sources.get('t1')!.emit(click()(t.clock.t));
-    t.clock.t += 300;
-    expect(table.trackerRest(t.clock.t)).toBe(false);
-    t.clock.t += 5000;
-    table.tick(t.clock.t);
+    h.clock.t += 120;
+    h.sources.get('t1')!.emit(click()(h.clock.t));
+    h.clock.t += 300;
+    table.trackerRest(h.clock.t);
+    h.clock.t += 5000;
+    table.tick(h.clock.t);
     expect(table.pairing!.counts).toMatchObject({ withdrawn: 0, sensorsAlone: 1 });
     expect(table.counters.shots).toBe(1);
   });
