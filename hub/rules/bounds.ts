@@ -1,4 +1,5 @@
 import type { Rail } from './ids.ts';
+import type { Point } from './events.ts';
 
 /**
  * Physical bounds that rule readings out beyond "a ball at rest cannot hit anything"
@@ -60,7 +61,7 @@ export function maxRecontactSpeed(dtMs: number, ballDiameter: number): number {
  * ball's (two balls at one rail a few ms apart, as three-cushion positions often leave them).
  * Touching anything else in between voids it: another ball, the adjacent rail of a corner
  * (its friction pushes along this rail's normal), or a skittle, which no sensor reports when it
- * stands — so not valid on tables with skittles.
+ * stands — so on tables with skittles only while none can have been reached (skittleRoundTripMs).
  */
 export function maxRailReturnSpeed(dtMs: number): number {
   return MAX_SLIDING_FRICTION * G * ((dtMs + 1) / 1000); // event times are whole ms
@@ -75,6 +76,44 @@ export interface PhysicalBounds {
    * skittle unreported, which voids this bound and the same-rail return bound alike.
    */
   separateAfterContact: boolean;
+  /**
+   * On a skittle table without pockets (five skittles), where its skittles stand: the same-rail return bound then
+   * holds while no skittle has fallen and the two hits are closer than a trip to the nearest
+   * skittle and back (skittleRoundTripMs). Absent: the bound holds only with separateAfterContact.
+   */
+  skittles?: SkittleObstacles;
+}
+
+/**
+ * The skittles a ball may bounce off unreported, as discs: their spots, and a radius no part of
+ * a standing skittle reaches past (its base's whole diameter, twice what the base covers).
+ */
+export interface SkittleObstacles {
+  at: readonly Point[];
+  radius: number;
+}
+
+/**
+ * The soonest a ball that struck `rail` can touch a standing skittle and strike `rail` again:
+ * wherever along the rail it hit, it must cross the gap between the rail's contact line and the
+ * nearest skittle's reach twice, at no more than MAX_BALL_SPEED. A same-rail return sooner than
+ * this touched no skittle, so only the cloth turned it (maxRailReturnSpeed). A fallen skittle may
+ * roll anywhere: the enumerator stops using this at the shot's first skittle event.
+ * Not for a pocket table (both seven-skittle games): a side pocket's two jaws belong to one
+ * rail, and a ball rattling between them strikes that rail twice within milliseconds.
+ */
+export function skittleRoundTripMs(rail: Rail, bounds: PhysicalBounds): number {
+  const { table, ballDiameter, skittles } = bounds;
+  if (!skittles) return 0; // where they stand is not known: any return may have touched one
+  if (skittles.at.length === 0) return Infinity;
+  const r = ballDiameter / 2;
+  const gap = Math.min(
+    ...skittles.at.map(([x, y]) => {
+      const fromRail = rail === 'head' ? x : rail === 'foot' ? table.length - x : rail === 'left' ? y : table.width - y;
+      return fromRail - r - skittles.radius - r; // ball centre on the contact line to ball touching the disc
+    }),
+  );
+  return Math.max(0, (2 * gap) / MAX_BALL_SPEED) * 1000;
 }
 
 /**

@@ -12,7 +12,7 @@ import { LIKELIHOOD_MODEL } from './likelihood.ts';
 import { RANKING_MODEL, rerank } from './ranking/rerank.ts';
 import { MATCH_TABLE, type TableSize } from './options.ts';
 import { CAROM_BALL_MM } from './table.ts';
-import type { SkittleTable } from './skittles/geometry.ts';
+import { skittleSpots, type SkittleTable } from './skittles/geometry.ts';
 import type { MatchView, PlayerView, PromptView, ShotResult } from './view.ts';
 
 interface PlayerCore {
@@ -496,10 +496,15 @@ function rankWholeShot(variantId: string, shot: Shot, ctx: ShotContext, ranked: 
 
 const ownPoints = (o: Outcome, shooter: number): number => o.awards.filter((a) => a.player === shooter).reduce((s, a) => s + a.points, 0);
 
-function boundsFor(variant: AnyVariant, options: Record<string, unknown>): PhysicalBounds {
+export function boundsFor(variant: AnyVariant, options: Record<string, unknown>): PhysicalBounds {
   if (playsSkittles(variant.family)) {
     const table = options.table as SkittleTable;
-    return { table: table.size, ballDiameter: table.ball, separateAfterContact: false };
+    const bounds: PhysicalBounds = { table: table.size, ballDiameter: table.ball, separateAfterContact: false };
+    // Both seven-skittle games are played on a pocket table (SK7P-1, SK7C-1), whose side pockets
+    // split a rail in two jaws: no same-rail bound there (bounds.ts skittleRoundTripMs).
+    if (variant.layout !== 'carom-five') return bounds;
+    const at = Object.values(skittleSpots(table, variant.layout));
+    return { ...bounds, skittles: { at, radius: table.skittleBase } };
   }
   return { table: (options.table as TableSize | undefined) ?? MATCH_TABLE, ballDiameter: CAROM_BALL_MM, separateAfterContact: true };
 }

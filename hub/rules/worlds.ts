@@ -1,6 +1,6 @@
 import type { BallId, Rail, SkittleId } from './ids.ts';
 import type { ResolvedEvent, ShotEvent } from './events.ts';
-import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRailReturnSpeed, maxRecontactSpeed, OPPOSITE, speedRange, type PhysicalBounds } from './bounds.ts';
+import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRailReturnSpeed, maxRecontactSpeed, OPPOSITE, skittleRoundTripMs, speedRange, type PhysicalBounds } from './bounds.ts';
 import { candidateKeys, candidateScore, initialTrack, stepTrack, type LikelihoodModel, type Track } from './likelihood.ts';
 
 export type { ResolvedEvent } from './events.ts';
@@ -182,6 +182,9 @@ export function enumerateWorlds<S>(
     },
   ];
   const candidatesSeen = new Map<number, { kind: ShotEvent['kind']; field: UndeterminedFact['field']; values: Set<string> }>();
+  // Before it every skittle still stands where it was set (a maybe fall counts: it may have happened).
+  const fallen = events.findIndex((e) => e.kind === 'skittle');
+  const firstSkittle = fallen < 0 ? events.length : fallen;
   let anyUnknown = false;
   let overflow = false;
 
@@ -190,7 +193,7 @@ export function enumerateWorlds<S>(
     const t = event.t;
     for (const branch of from) {
       const amplitude = event.kind === 'ball' || event.kind === 'cushion' ? event.amplitude : undefined;
-      const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || o.event === null || possible(branch, o.event, t, amplitude, balls, bounds!));
+      const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || o.event === null || possible(branch, o.event, t, amplitude, balls, bounds!, index < firstSkittle));
       // A maybe event's "did not happen" is no reading the likelihood model weighs: equal weights.
       const scores = likelihood && options.length > 1 && options.some((o) => o.unknown) && !isMaybe(event)
         ? options.map((o) => candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event!, t, balls, cueBall, amplitude)))
@@ -341,7 +344,7 @@ function merge<S>(branches: Branch<S>[], scanner: Scanner<S>): Branch<S>[] {
 }
 
 /** Does this reading of the event respect the physical bounds (bounds.ts), given the branch so far? */
-function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined, amplitude: number | undefined, balls: readonly BallId[], bounds: PhysicalBounds): boolean {
+function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined, amplitude: number | undefined, balls: readonly BallId[], bounds: PhysicalBounds, skittlesStand: boolean): boolean {
   const [lo] = speedRange(amplitude);
   if (e.kind === 'ball') {
     const [a, b] = [balls.indexOf(e.balls[0]), balls.indexOf(e.balls[1])];
@@ -357,9 +360,10 @@ function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined,
   const mark = branch.rails[who];
   if (t === undefined || !mark) return true;
   if (OPPOSITE[mark.rail] === e.rail) return t - mark.t >= crossingMs(mark.rail, branch.energy[who]!, bounds);
-  // The same rail again, nothing touched in between: only the cloth can have turned it back
-  // (not on skittle tables: an unreported bounce off a skittle voids it, as separateAfterContact says).
-  return !(bounds.separateAfterContact && mark.rail === e.rail && mark.alone && lo > maxRailReturnSpeed(t - mark.t));
+  // The same rail again, nothing touched in between: only the cloth can have turned it back —
+  // on a skittle table only if it was too soon to have bounced off a standing skittle unreported.
+  if (mark.rail !== e.rail || !mark.alone || lo <= maxRailReturnSpeed(t - mark.t)) return true;
+  return !(bounds.separateAfterContact || (skittlesStand && bounds.skittles !== undefined && t - mark.t < skittleRoundTripMs(e.rail, bounds)));
 }
 
 /**

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { crossingMs, enumerateWorlds, type ResolvedEvent, type Scanner } from '../../hub/rules/worlds.ts';
-import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRailReturnSpeed, maxRecontactSpeed, minOppositeRailGap, SENSOR_CALIBRATION, speedRange, type PhysicalBounds } from '../../hub/rules/bounds.ts';
+import { IMPULSE_SHARE, MAX_BALL_SPEED, maxRailReturnSpeed, maxRecontactSpeed, minOppositeRailGap, SENSOR_CALIBRATION, skittleRoundTripMs, speedRange, type PhysicalBounds } from '../../hub/rules/bounds.ts';
+import { boundsFor } from '../../hub/rules/match.ts';
+import { variantById } from '../../hub/rules/variants/index.ts';
+import { forEachPlannedShot } from '../../hardware/simulator/fit-likelihood.ts';
+import { sensorView } from '../../hardware/simulator/accuracy.ts';
 import type { ShotEvent } from '../../hub/rules/events.ts';
 import { ball, caromShot, lastShot, newMatch, play, rail, referee, rejects, shot } from './helpers.ts';
 
@@ -11,6 +15,20 @@ const recorder: Scanner<string[]> = {
   key: (s) => s.join(' '),
 };
 const balls = ['white', 'yellow', 'red'] as const;
+/** The same contact, ids and all (a click's pair in either order). */
+function sameReading(a: ResolvedEvent, b: ShotEvent): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'ball' && b.kind === 'ball') return [...a.balls].sort().join('+') === [...b.balls].sort().join('+');
+  if (a.kind === 'cushion' && b.kind === 'cushion') return a.rail === b.rail && a.ball === b.ball;
+  if (a.kind === 'skittle' && b.kind === 'skittle') return a.skittle === b.skittle && a.by === b.by;
+  return ('ball' in a ? a.ball : null) === ('ball' in b ? b.ball : null); // a pocket, the ball off the table
+}
+/** A game's options as the match reads them (the skittle table among them). */
+function parsed(variant: string): Record<string, unknown> {
+  const r = variantById(variant)!.parseOptions({ variant, players: ['Ana', 'Ben'], target: 60, options: {} });
+  if (!r.ok) throw new Error(r.error);
+  return r.value as Record<string, unknown>;
+}
 
 describe('facts known, inferred or undetermined (RULES §10)', () => {
   it('rails before the first ball contact are the cue ball\'s: only the cue ball moves', () => {
@@ -109,6 +127,61 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
     expect(enumerateWorlds(corner, balls, 'white', recorder, { bounds }).worlds.map((w) => w.state.at(-1)).sort()).toEqual(['left:white', 'left:yellow']);
     // Not on a table with skittles: a ball may bounce off a standing skittle unreported.
     expect(rails(enumerateWorlds(twoBalls, balls, 'white', recorder, { bounds: { ...bounds, separateAfterContact: false } }))).toHaveLength(4);
+  });
+
+  it('SK5-3: on the carom table of five skittles, a rail struck twice sooner than a trip to a skittle and back is struck by two balls (skittleRoundTripMs)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const skittleBalls = ['cue', 'one', 'two'] as const;
+    const rails = (r: { worlds: { state: string[] }[] }) => r.worlds.map((w) => w.state.slice(-2).join(' ')).sort();
+    const five = boundsFor(variantById('skittles-5')!, parsed('skittles-5'));
+    expect(five.skittles?.at).toHaveLength(5);
+    // The right skittle stands 623.5 mm from the right rail: ≥ 2 × 537 mm at 12 m/s, about 90 ms.
+    expect(skittleRoundTripMs('right', five)).toBeCloseTo(89.6, 0);
+    expect(skittleRoundTripMs('foot', five)).toBeGreaterThan(200);
+    // Held-out 21223 (five skittles 30 s2 #3): the two right-rail hits 53 ms apart were the two and the cue ball's.
+    const hits = (dt: number, ...before: ShotEvent[]) => [loud(ball('cue', 'two'), 188, 130), ...before, loud(rail('right'), 512, 32), loud(rail('right'), 512 + dt, 31)];
+    expect(rails(enumerateWorlds(hits(53), skittleBalls, 'cue', recorder, { bounds: five }))).toEqual(['right:cue right:two', 'right:two right:cue']);
+    // Time enough to have bounced off a standing skittle unreported: every reading stays.
+    expect(rails(enumerateWorlds(hits(95), skittleBalls, 'cue', recorder, { bounds: five }))).toHaveLength(4);
+    // A skittle fell earlier in the shot: it may have rolled anywhere, next to the rail too.
+    const fell: ShotEvent = { kind: 'skittle', skittle: 'left', by: 'two', t: 300 };
+    expect(rails(enumerateWorlds(hits(53, fell), skittleBalls, 'cue', recorder, { bounds: five }))).toHaveLength(4);
+    // Not on a pocket table (both seven-skittle games: SK7P-1, SK7C-1): a ball rattling in a side
+    // pocket strikes both jaws, one rail's, within milliseconds.
+    for (const seven of ['skittles-7-pyramid', 'skittles-7-carom']) {
+      const pockets = boundsFor(variantById(seven)!, parsed(seven));
+      expect(pockets.skittles).toBeUndefined();
+      expect(rails(enumerateWorlds(hits(53), skittleBalls, 'cue', recorder, { bounds: pockets }))).toHaveLength(4);
+    }
+  });
+
+  it('SK5-3: skittleRoundTripMs never rules out what happened, over 400 five-skittle physics shots read by the sensors alone', () => {
+    const variant = 'skittles-5';
+    const bounds = boundsFor(variantById(variant)!, parsed(variant));
+    let narrowed = 0;
+    forEachPlannedShot(variant, 5150, 400, (shot, cueBall) => {
+      const truth = shot.events.filter((e) => e.kind !== 'foul');
+      // A reading's state: how far it has followed the truth (-1 once it left it), so readings merge.
+      const follows: Scanner<number> = { init: () => 0, step: (k, e) => (k >= 0 && sameReading(e, truth[k]!) ? k + 1 : -1), key: (k) => String(k) };
+      const blind = sensorView(shot).events;
+      const r = enumerateWorlds(blind, ['cue', 'one', 'two'], cueBall, follows, { bounds });
+      expect(r.overflow).toBe(false);
+      expect(r.worlds.some((w) => w.state === truth.length), JSON.stringify(shot.events)).toBe(true);
+      const without = enumerateWorlds(blind, ['cue', 'one', 'two'], cueBall, follows, { bounds: { ...bounds, skittles: undefined } });
+      if (r.worlds.length < without.worlds.length) narrowed += 1;
+    });
+    expect(narrowed).toBeGreaterThan(0); // the bound is in use on these shots, not vacuous
+  });
+
+  it('SK5-3: the held-out shot this bound decides — the cue ball\'s rail hit is no longer read as the two\'s, so no foul is possible and nobody is asked', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const m = newMatch('skittles-5', 60);
+    const v = play(m, shot(
+      loud(ball('cue', 'two'), 0, 130), loud(rail('foot', 'two'), 309, 103), loud(rail('right'), 324, 32), loud(rail('right'), 377, 31),
+      loud(ball('two', 'cue'), 983, 34), { kind: 'skittle', skittle: 'foot', by: 'two', t: 1522 }, { kind: 'skittle', skittle: 'left', by: 'two', t: 1693 }, loud(rail('left', 'two'), 4376, 12),
+    ));
+    expect(v.status).not.toBe('awaiting-referee');
+    expect(lastShot(v)).toMatchObject({ foul: null, points: 4 });
   });
 
   it('a ball reaches the opposite rail no sooner than the table allows at the fastest a cue can send it', () => {
