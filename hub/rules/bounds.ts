@@ -77,9 +77,10 @@ export interface PhysicalBounds {
    */
   separateAfterContact: boolean;
   /**
-   * On a skittle table without pockets (five skittles), where its skittles stand: the same-rail return bound then
-   * holds while no skittle has fallen and the two hits are closer than a trip to the nearest
-   * skittle and back (skittleRoundTripMs). Absent: the bound holds only with separateAfterContact.
+   * On a skittle table without pockets (five skittles), where its skittles stand: the same-rail
+   * return bound then holds while no skittle has fallen and the two hits are closer than a trip
+   * to the nearest skittle and back (skittleRoundTripMs). Absent: the bound holds only with
+   * separateAfterContact.
    */
   skittles?: SkittleObstacles;
 }
