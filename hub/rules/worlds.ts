@@ -247,8 +247,15 @@ export function enumerateWorlds<S>(
 
   const undetermined: UndeterminedFact[] = [];
   const inferred = new Map<number, string>();
+  // A fact's candidates are the values readings that lasted to the end gave it: a value only
+  // readings dropped by a later event took (a bound, a ball needed moving) is no candidate, and
+  // the referee is not asked to choose it (held-out 21224, five skittles 30 s19 #15: "which ball
+  // struck the foot rail, cue or one" — the cue's reading broke the same-rail bound 61 ms later).
+  // Past the limit the readings kept are not all: then every value seen stays.
+  const lasting = overflow ? null : valuesOf({ joined: branches.map((b) => b.assumed) });
   for (const [event, seen] of candidatesSeen) {
-    const candidates = [...seen.values];
+    const kept = lasting ? [...seen.values].filter((v) => lasting.get(event)?.has(v)) : [];
+    const candidates = kept.length > 0 ? kept : [...seen.values];
     if (candidates.length > 1) undetermined.push({ event, kind: seen.kind, field: seen.field, candidates });
     else inferred.set(event, candidates[0]!);
   }

@@ -155,6 +155,21 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
     }
   });
 
+  it('RULES §10: a fact left open names only the values some reading that lasted gives it (held-out 21224, five skittles 30 s19 #15)', () => {
+    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
+    const five = boundsFor(variantById('skittles-5')!, parsed('skittles-5'));
+    // The cue ball struck the one; a foot-rail hit 41 ms later, then the cue ball's own, loud, 61 ms after it.
+    const events = [loud(ball('cue', 'one'), 0, 56), loud(rail('foot'), 41, 48), loud(rail('foot', 'cue'), 102, 58)];
+    const r = enumerateWorlds(events, ['cue', 'one', 'two'], 'cue', recorder, { bounds: five });
+    // The cue ball's reading of the first hit broke the same-rail bound at the second: the one's it was.
+    expect(r.undetermined).toEqual([]);
+    expect(r.inferred.get(1)).toBe('one');
+    expect(r.worlds.map((w) => w.state[1])).toEqual(['foot:one']);
+    // Without the bound both readings last, and the fact is asked with both values.
+    const open = enumerateWorlds(events, ['cue', 'one', 'two'], 'cue', recorder, { bounds: { ...five, skittles: undefined } });
+    expect(open.undetermined).toEqual([{ event: 1, kind: 'cushion', field: 'ball', candidates: ['cue', 'one'] }]);
+  });
+
   it('SK5-3: skittleRoundTripMs never rules out what happened, over 400 five-skittle physics shots read by the sensors alone', () => {
     const variant = 'skittles-5';
     const bounds = boundsFor(variantById(variant)!, parsed(variant));
