@@ -370,7 +370,7 @@ function possible<S>(branch: Branch<S>, e: ResolvedEvent, t: number | undefined,
   // The same rail again, nothing touched in between: only the cloth can have turned it back —
   // on a skittle table only if it was too soon to have bounced off a standing skittle unreported.
   if (mark.rail !== e.rail || !mark.alone || lo <= maxRailReturnSpeed(t - mark.t)) return true;
-  return !(bounds.separateAfterContact || (skittlesStand && bounds.skittles !== undefined && t - mark.t < skittleRoundTripMs(e.rail, bounds)));
+  return !(bounds.separateAfterContact || (skittlesStand && t - mark.t < skittleRoundTripMs(e.rail, bounds)));
 }
 
 /**

@@ -93,9 +93,9 @@ describe('facts known, inferred or undetermined (RULES §10)', () => {
 describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => {
   const bounds: PhysicalBounds = { table: { length: 2840, width: 1420 }, ballDiameter: 61.5, separateAfterContact: true };
   const at = (e: ShotEvent, t: number): ShotEvent => ({ ...e, t });
+  const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
 
   it('two balls that just met cannot meet again, with nothing touched in between, faster than cloth friction can bring them back (SEPARATE_AFTER_CONTACT)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const second = (r: { worlds: { state: string[] }[] }, k: number) => r.worlds.map((w) => w.state[k]).sort();
     // 20 ms later at a relative speed of at least 900 mm/s: far more than 2·μg·Δt (about 120 mm/s).
     expect(maxRecontactSpeed(20, 61.5)).toBeLessThan(150);
@@ -113,7 +113,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('TC-1: a ball that struck a rail strikes it again, with nothing touched in between, no faster than the cloth can turn it back (maxRailReturnSpeed)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const rails = (r: { worlds: { state: string[] }[] }) => r.worlds.map((w) => w.state.slice(1).join(' ')).sort();
     // Two left-rail hits 18 ms apart, each loud enough for ≥ 0.8 m/s into the rail: not one ball twice (μg·18 ms ≈ 56 mm/s).
     expect(maxRailReturnSpeed(18)).toBeLessThan(60);
@@ -130,7 +129,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('SK5-3: on the carom table of five skittles, a rail struck twice sooner than a trip to a skittle and back is struck by two balls (skittleRoundTripMs)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const skittleBalls = ['cue', 'one', 'two'] as const;
     const rails = (r: { worlds: { state: string[] }[] }) => r.worlds.map((w) => w.state.slice(-2).join(' ')).sort();
     const five = boundsFor(variantById('skittles-5')!, parsed('skittles-5'));
@@ -156,7 +154,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('RULES §10: a fact left open names only the values some reading that lasted gives it (held-out 21224, five skittles 30 s19 #15)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const five = boundsFor(variantById('skittles-5')!, parsed('skittles-5'));
     // The cue ball struck the one; a foot-rail hit 41 ms later, then the cue ball's own, loud, 61 ms after it.
     const events = [loud(ball('cue', 'one'), 0, 56), loud(rail('foot'), 41, 48), loud(rail('foot', 'cue'), 102, 58)];
@@ -189,7 +186,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('SK5-3: the held-out shot this bound decides — the cue ball\'s rail hit is no longer read as the two\'s, so no foul is possible and nobody is asked', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const m = newMatch('skittles-5', 60);
     const v = play(m, shot(
       loud(ball('cue', 'two'), 0, 130), loud(rail('foot', 'two'), 309, 103), loud(rail('right'), 324, 32), loud(rail('right'), 377, 31),
@@ -211,7 +207,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('an object ball moves no faster than the contact that set it moving gave it: a soft hit on the red cannot be followed by a loud red–yellow kiss (IMPULSE_SHARE)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const [, hi] = speedRange(20);
     const [lo] = speedRange(60);
     expect(lo).toBeGreaterThan(IMPULSE_SHARE * hi);
@@ -223,7 +218,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('a ball reaches a rail no faster than it moves: a loud rail hit is not the softly struck red (IMPULSE_SHARE)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const r = enumerateWorlds([loud(ball('white', 'red'), 10, 20), loud(rail('foot'), 400, 80)], balls, 'white', recorder, { bounds });
     expect(r.worlds.map((w) => w.state[1])).toEqual(['foot:white']);
     const soft = enumerateWorlds([loud(ball('white', 'red'), 10, 20), loud(rail('foot'), 400, 20)], balls, 'white', recorder, { bounds });
@@ -231,7 +225,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('a softly struck object ball crosses the table no faster than its own energy bound allows (IMPULSE_SHARE, crossingMs)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const [, hi] = speedRange(20); // the red leaves at most about IMPULSE_SHARE·500 mm/s
     const crossing = crossingMs('head', IMPULSE_SHARE * hi, bounds);
     expect(crossing).toBeGreaterThan(4000);
@@ -247,7 +240,6 @@ describe('physical bounds on readings (RULES §10, hub/rules/bounds.ts)', () => 
   });
 
   it('when the bounds would rule out every reading, the event is read without them (a contact was missed)', () => {
-    const loud = (e: ShotEvent, t: number, amplitude: number): ShotEvent => ({ ...e, t, amplitude }) as ShotEvent;
     const r = enumerateWorlds([loud(ball('white', 'red'), 10, 90), loud(ball('white', 'red'), 30, 60)], balls, 'white', recorder, { bounds });
     expect(r.worlds.map((w) => w.state)).toEqual([['white+red', 'white+red']]);
   });
