@@ -40,6 +40,8 @@ export const shotSchema = z.strictObject({
   positions: z.record(ballId, point).optional(),
   /** Extension (docs/contract.md): how far each position may be off, mm (a camera's). */
   positionsErrorMm: z.number().min(0).max(100).optional(),
+  /** Extension (docs/contract.md): balls seen set moving during the shot (a camera's). */
+  moved: z.array(ballId).min(1).max(12).optional(),
   shooter: z.string().min(1).optional(),
 });
 

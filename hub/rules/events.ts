@@ -30,6 +30,11 @@ export interface Shot {
    * within that of a zone's line may lie on either side of it, and the engine reads it both ways.
    */
   positionsErrorMm?: number;
+  /**
+   * Balls seen set moving during the shot (extension: a camera's; docs/contract.md): each lay at
+   * rest before the shot's first contact and was struck by one of its contacts (RULES §10).
+   */
+  moved?: readonly string[];
   /** Assertion: who must be shooting. */
   shooter?: string;
 }

@@ -192,6 +192,7 @@ export class Match {
     const scanned = enumerateWorlds(shot.events, this.variant.balls, core.cueBall, this.variant.scanner(ctx), {
       ...(this.config.pruning === false ? { pruning: false } : { bounds: boundsFor(this.variant, this.options) }),
       likelihood: { model: LIKELIHOOD_MODEL, variant: this.variant.id },
+      ...(shot.moved ? { moved: shot.moved as BallId[] } : {}),
     });
     const outcomes: Outcome[] = [];
     // How likely each effect is: the weights of the readings that lead to it (a reading judged

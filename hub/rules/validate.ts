@@ -58,6 +58,11 @@ export function validateShot(variant: AnyVariant, shot: Shot, cueBall: BallId): 
     const problem = unknownBall(variant, id, 'shot.positions');
     if (problem) return err(problem);
   }
+  for (const [i, id] of (shot.moved ?? []).entries()) {
+    const problem = unknownBall(variant, id, `shot.moved[${i}]`);
+    if (problem) return err(problem);
+    if (shot.moved!.indexOf(id) !== i) return err(`shot.moved[${i}]: '${id}' is named twice`);
+  }
   if (shot.declare === 'carom' && !pocketTable) return err(`shot.declare: a called carom is a rule of the seven-skittle games (SK7P-8), not ${variant.id}`);
   return ok(undefined);
 }

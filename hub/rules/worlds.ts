@@ -113,6 +113,12 @@ export interface InferenceOptions {
   /** false: skip the "named ball was set moving" rule too (the bench's figures before pruning). */
   pruning?: boolean;
   likelihood?: { model: LikelihoodModel; variant: string };
+  /**
+   * Balls seen set moving during the shot (the match-log extension `moved`, a camera's): each was
+   * struck by one of the shot's contacts, so readings in which one of them lay still throughout
+   * are dropped — unless that would drop every reading (then the events are incomplete).
+   */
+  moved?: readonly BallId[];
 }
 
 /** One reading's assumptions: of merged readings, the first one's. */
@@ -244,6 +250,14 @@ export function enumerateWorlds<S>(
       branches = branches.slice(0, WORLD_LIMIT);
     }
   });
+
+  // RULES §10: a ball at rest moves only when struck. A ball seen to have moved was struck by
+  // one of the shot's contacts: readings in which it never was are dropped (all kept if none is left).
+  const mustMove = (inference.moved ?? []).reduce((bits, b) => bits | bitOf(balls, b), 0);
+  if (mustMove !== 0 && !overflow) {
+    const struck = branches.filter((b) => (b.moving & mustMove) === mustMove);
+    if (struck.length > 0) branches = struck;
+  }
 
   const undetermined: UndeterminedFact[] = [];
   const inferred = new Map<number, string>();
