@@ -45,6 +45,13 @@ export interface TrackFusionOptions extends FusionOptions {
   skittles?: readonly { id: string; at: readonly [number, number]; radius: number }[];
   /** Error of a clear sighting's centre, mm (default 10). */
   noiseMm?: number;
+  /**
+   * Error of a clear sighting of a ball at rest (no motion blur), mm (default 8, at most
+   * `noiseMm`). Measured on the held-out renders 21221–21224 (every ball's last four clear
+   * sightings at rest against the physics' resting place, 141,544 sightings of carom balls and
+   * skittle games' balls): median 0.66 mm, p99.9 4.0 mm, at most 5.55 mm.
+   */
+  restNoiseMm?: number;
   /** Error of a partial sighting's centre (something over the ball's edge), mm (default: the ball's radius + 4). */
   partialNoiseMm?: number;
   /** Error of the step to or from a partial sighting, mm (default 16). */
@@ -69,6 +76,8 @@ export interface TrackFusionOptions extends FusionOptions {
   lineOfCentres?: boolean;
   /** A ball at rest is where it lay until the first click that may be its own (default true; false: its sightings only). */
   restUntilStruck?: boolean;
+  /** Name the balls the paths show set moving (the match-log extension `moved`; default true). */
+  movedBalls?: boolean;
   /** Told, for each sensor contact, which balls (or pairs, `x+y`) could not be ruled out ('(chain)': not known). */
   onCandidates?: (index: number, candidates: string[]) => void;
   /**
@@ -112,6 +121,38 @@ interface Disc {
   r: number;
 }
 
+/** A ball that left from rest at a click, as readJointly weighs it (track fusion). */
+interface Departure {
+  ball: string;
+  /** Other clicks that may have been its own. */
+  others: readonly number[];
+  /** Balls surely off its line's arc: not its striker, if this click alone was its own. */
+  offPartners: ReadonlySet<string>;
+  /** It left faster than an unsensed contact can send it, and no ball lay frozen to it on its line: some click was its own. */
+  mustBeStruck: boolean;
+}
+
+/** How much farther apart than their errors a ball's resting places before and after the shot must be for it to have moved, mm. */
+const MOVED_MARGIN_MM = 14;
+
+/** The least a ball struck from rest must be seen to have gone for the way it left by, mm. */
+const LEFT_REST_MIN_MM = 40;
+
+/** Readings of one burst tried at most (a pair per click): beyond, its clicks are read one by one. */
+const MAX_BURST_READINGS = 4096;
+
+/** Where the striker of a ball that left from rest was at the contact (track fusion's leftFromRest). */
+interface LineOfCentres {
+  /** From a point to the arc the striker's centre lay on. */
+  distance: (p: Vec) => number;
+  /** The resting place's error, mm. */
+  error: number;
+  /** Other clicks sensed meanwhile that may have been the ball's (indices). */
+  others: number[];
+  /** The slowest it can have left at, mm/ms: its mean speed from its last sighting "at rest" to the one well away. */
+  leftAtLeast: number;
+}
+
 interface Segment {
   ta: number;
   tb: number;
@@ -136,6 +177,8 @@ function extraOver(g: Segment, t0: number, t1: number): number {
 /** A sighting's position error and step jitter, mm. */
 export interface SightingError {
   noise: number;
+  /** A clear sighting of a ball at rest. */
+  rest: number;
   jitter: number;
   partialNoise: number;
   partialJitter: number;
@@ -334,7 +377,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   const frameMs = frameInterval(shotPaths.paths);
   const tol = options.pathToleranceMs;
   const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
-  const error: SightingError = { noise, jitter: options.jitterMm ?? 4, partialNoise: options.partialNoiseMm ?? R + 4, partialJitter: options.partialJitterMm ?? 16 };
+  const error: SightingError = { noise, rest: options.restNoiseMm ?? Math.min(noise, 8), jitter: options.jitterMm ?? 4, partialNoise: options.partialNoiseMm ?? R + 4, partialJitter: options.partialJitterMm ?? 16 };
   const pathOf = (b: string, turns: readonly Turn[] = []) => new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol, turns);
   const plain = new Map(balls.map((b) => [b, pathOf(b)]));
   /**
@@ -372,15 +415,20 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * A ball at rest struck by a fast one gains; the striker, or one far from every other, does not.
    */
   const ownTurns = (b: string, before: number): Turn[] =>
-    turns.flatMap(({ turn, meets }) => {
+    turns.flatMap(({ turn, meets }): Turn[] => {
       const gained = new Map<string, number>();
       const first = new Map<string, number>();
       turn.clicks.forEach((c, k) => {
         if (c.index >= before) return;
         // A partner's speed coming into the click: its bound a frame before the click's window, and what earlier clicks of the turn gave it.
         const comingIn = c.t - tol - frameMs;
-        // Not seen then (the cue ball under the arm, say): it may have come in at any speed.
-        const speed = (x: string) => (plain.get(x)!.at(comingIn) === null ? MAX_SPEED : plain.get(x)!.speedOver(comingIn, comingIn)) + (gained.get(x) ?? 0);
+        // Not seen then (the cue ball under the arm, say): it may have come in at any speed. Nor a
+        // ball the cue may have struck since (strokeFrom; physics shots, a corner cluster struck
+        // at 5 m/s within a frame: seen at rest a frame before, the white came in at no speed, so
+        // the red it sent into the head rail and back within the frame gained nothing and was
+        // ruled out of that rail).
+        const stroke = (x: string) => comingIn <= firstSensed! + tol && strokeFrom(x) !== undefined;
+        const speed = (x: string) => (stroke(x) || plain.get(x)!.at(comingIn) === null ? MAX_SPEED : plain.get(x)!.speedOver(comingIn, comingIn)) + (gained.get(x) ?? 0);
         const gains = balls.map((x) => [x, Math.min(c.extra, Math.max(0, ...[...meets[k]!.get(x)!].map(speed)))] as const);
         for (const [x, g] of gains) {
           if (g <= 0) continue;
@@ -390,7 +438,30 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       });
       const extra = gained.get(b);
       return extra ? [{ from: first.get(b)! - tol, to: turn.to, extra, clicks: turn.clicks.filter((c) => c.index < before) }] : [];
-    });
+    }).concat(strokeOf(b));
+  /**
+   * The cue's stroke is not sensed: unless one ball alone was seen moving before the shot's first
+   * sensed contact (the cue ball, its stroke seen), a ball seen still at its last sighting before
+   * that contact may be the cue ball, struck just after at any speed, and may have made that
+   * contact and more before the next frame (physics shots: a white 28 mm from the head rail struck
+   * into it at 2.3 m/s, back 3 mm from where it lay a frame later, was ruled out of that rail).
+   * Its stroke: from that sighting to the first contact's window's end (undefined: none).
+   */
+  const strokeFrom = (b: string): number | undefined => {
+    if (firstSensed === undefined || cueSeen !== null) return undefined;
+    const seen = shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= firstSensed + tol);
+    const [prev, last] = [seen.at(-2), seen.at(-1)];
+    if (!last) return undefined;
+    return !prev || (last.t - prev.t <= 1.5 * frameMs && dist(last.at, prev.at) <= 2 * error.jitter) ? last.t : undefined;
+  };
+  const strokeOf = (b: string): Turn[] => {
+    const from = strokeFrom(b);
+    return from === undefined ? [] : [{ from, to: firstSensed! + tol, extra: MAX_SPEED, clicks: [] }];
+  };
+  /** The shot's first sensed contact, camera clock. */
+  const firstSensed = ((t) => (t === undefined ? undefined : t - (options.pathOffsetMs ?? options.offsetMs)))(sensor.events.find((e) => e.t !== undefined)?.t);
+  /** The one ball seen moving before the first sensed contact: the cue ball, its stroke seen. */
+  const cueSeen = firstSensed === undefined ? null : onlyMovingBefore(firstSensed - tol - frameMs / 2);
   const built = new Map<string, BallPath>();
   /** The balls' paths as read at sensor event `index`. */
   const pathsAt = (index: number) =>
@@ -448,9 +519,9 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * white, was read as the red's: a wrong fact).
    */
   const firstClick = sensor.events.findIndex((e) => e.kind === 'ball' && e.t !== undefined);
-  const struck = ((): string | null => {
-    if (firstClick < 0) return null;
-    const before = sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2;
+  const struck = firstClick < 0 ? null : onlyMovingBefore(sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2);
+  /** The one ball seen moving up to `before` (camera clock), by the rule `struck` states; null when none, or not one alone. */
+  function onlyMovingBefore(before: number): string | null {
     const sure = (x: PathSample) => x.clear || x.edgeOnly === true;
     const err = (x: PathSample) => (sure(x) ? error.noise : error.partialNoise);
     const sightings = balls.map((b) => shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
@@ -460,7 +531,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     const moved = balls.filter((_, k) => movedBy(sightings[k]!.filter(sure)));
     const mayHaveMoved = balls.filter((_, k) => movedBy(sightings[k]!));
     return moved.length === 1 && mayHaveMoved.every((b) => b === moved[0]) ? moved[0]! : null;
-  })();
+  }
   /** Same-coloured balls in doubt at the window's end: a ball ruled in is any of them. */
   const inDoubt = (ball: string, t1: number) => doubt !== null && t1 >= doubt.since && doubt.balls.includes(ball);
   const widen = (candidates: Set<string>, t1: number) => {
@@ -497,8 +568,9 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * this ball's — by distances (`involved`), and any event not timed? Then the ball may have
    * met something there, and a straight run from rest is not assured.
    */
-  const sensedMeanwhile = (ball: string, index: number, from: number, to: number) =>
-    sensor.events.some((o, k) => k !== index && (at(o) === null || (at(o)! >= from && at(o)! <= to)) && (involved.get(k)?.has(ball) ?? true));
+  const meanwhile = (ball: string, index: number, from: number, to: number) =>
+    sensor.events.flatMap((o, k) => (k !== index && (at(o) === null || (at(o)! >= from && at(o)! <= to)) && (involved.get(k)?.has(ball) ?? true) ? [k] : []));
+  const sensedMeanwhile = (ball: string, index: number, from: number, to: number) => meanwhile(ball, index, from, to).length > 0;
   /**
    * A ball that lay at rest until click `index` (window t0–t1, camera clock) and was then seen
    * clearly well away along a straight way, with nothing else sensed meanwhile: where its striker's
@@ -508,27 +580,49 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * no spin to curve it), so it runs straight until it meets something, which the sensors would
    * have sensed — or a skittle's base, which a slow ball bounces off unsensed, so not near one.
    */
-  const leftFromRest = (ball: string, index: number, t0: number, t1: number): { distance: (p: Vec) => number; error: number } | null => {
+  const leftFromRest = (ball: string, index: number, t0: number, t1: number): LineOfCentres | null => {
+    const line = leftFromRestAmong(ball, index, t0, t1);
+    return line && line.others.length === 0 ? line : null;
+  };
+  /**
+   * leftFromRest, also when other clicks sensed meanwhile may have been the ball's (`others`,
+   * their indices; timed clicks only, else null): the line then holds in a reading of the burst
+   * in which the ball was in click `index` and in none of `others` (see readJointly).
+   */
+  const leftFromRestAmong = (ball: string, index: number, t0: number, t1: number): LineOfCentres | null => {
     const samples = shotPaths.paths[ball]!;
     const home = restingPlace(samples, t0 - frameMs / 2, frameMs, error.jitter, false, quiet);
     if (!home) return null;
-    // Well away (80 mm or more) within four frames, seen clearly, and every sighting on the way seen too.
+    // Well away (80 mm or more) within four frames, seen clearly, and every sighting on the way
+    // seen too; a slow ball, as far as it got then if that is 40 mm or more (its way's angle is
+    // only less sure: see spread).
     const after = samples.filter((x) => x.t >= t1 + frameMs / 2 && x.t <= t1 + Math.max(4 * frameMs, 140));
-    const far = after.findIndex((x) => x.at !== null && x.clear && dist(x.at, home.at) >= 80);
+    const seenAway = (k: number) => after[k]!.at !== null && after[k]!.clear ? dist(after[k]!.at!, home.at) : 0;
+    let far = after.findIndex((_, k) => seenAway(k) >= 80);
+    if (far < 0) far = after.reduce((best, _, k) => (seenAway(k) >= LEFT_REST_MIN_MM && (best < 0 || seenAway(k) > seenAway(best)) ? k : best), -1);
     if (far < 0 || after.slice(0, far).some((x) => x.at === null)) return null;
     const away = after[far]! as PathSample & { at: [number, number] };
-    // Nothing else sensed from its last sighting at rest to there (a click on it, a rail, a
-    // skittle) that may have been this ball's.
-    if (sensedMeanwhile(ball, index, home.t - tol, away.t + tol)) return null;
+    const L = dist(home.at, away.at);
+    // Its mean speed from its last sighting "at rest" to there. Slowing from the moment it was
+    // struck, it was no slower before: so it may have been struck before that sighting only by as
+    // long as that speed takes over the step a ball "at rest" may show (two jitters, and one more
+    // for the step's own error). Held-out 21221, carom 30 s3 #16: the white, struck by the
+    // yellow, was 5 mm on a frame later, still "at rest"; the yellow's second click 37 ms after
+    // the first seemed to be the only one that could have sent it away.
+    const leftAtLeast = (L - error.rest - error.noise) / Math.max(away.t - home.t, 1);
+    if (leftAtLeast <= 0) return null;
+    const from = home.t - (3 * error.jitter) / leftAtLeast;
+    // Nothing else sensed from then to there (a click on it, a rail, a skittle) that may have been this ball's.
+    const others = meanwhile(ball, index, from - tol, away.t + tol);
+    if (others.some((k) => sensor.events[k]!.kind !== 'ball' || at(sensor.events[k]!) === null)) return null;
     const nearSkittle = (options.skittles ?? []).some((k) => segmentDistance(k.at, home.at, away.at) < R + k.radius + 80);
     if (nearSkittle) return null;
-    const L = dist(home.at, away.at);
     // Its way's angle: the two sightings' errors over the chord, and a ball that crept at the
     // most "at rest" allows (2 jitters per REST_MS) against the slowest it can have left at.
     const creep = (2 * error.jitter) / REST_MS;
-    const leaving = (L - error.noise - error.noise) / Math.max(away.t - t0, 1);
+    const leaving = (L - error.rest - error.noise) / Math.max(away.t - t0, 1);
     if (leaving <= 0) return null;
-    const spread = throwRad + Math.asin(Math.min(1, (2 * error.noise) / L)) + Math.atan2(creep, leaving);
+    const spread = throwRad + Math.asin(Math.min(1, (error.rest + error.noise) / L)) + Math.atan2(creep, leaving);
     if (spread >= Math.PI / 2) return null;
     const back: Vec = [(home.at[0] - away.at[0]) / L, (home.at[1] - away.at[1]) / L];
     const centre = home.at;
@@ -544,7 +638,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       return dist(p, [centre[0] + radius * Math.cos(a), centre[1] + radius * Math.sin(a)]);
     };
     // The resting place's own error, and how far a creeping ball may have gone since it was last seen.
-    return { distance, error: error.noise + creep * Math.max(0, t1 - home.t) };
+    return { distance, error: error.rest + creep * Math.max(0, t1 - home.t), others, leftAtLeast };
   };
 
   /** Per click (index): the pairs the paths left (or the sensors' own ids). */
@@ -581,7 +675,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     const home = restingPlace(shotPaths.paths[ball]!, before, frameMs, error.jitter, true, quiet);
     if (!home || before - home.lastSeen > 2 * frameMs) return null;
     const creep = (2 * error.jitter) / REST_MS;
-    return { home: { at: home.at, r: error.noise + creep * Math.max(0, to - home.t) }, clicks };
+    return { home: { at: home.at, r: error.rest + creep * Math.max(0, to - home.t) }, clicks };
   };
   /** A ball's place at click `index` if it lay at rest until then (see layBefore). */
   const restingUntilStruck = (ball: string, index: number, t0: number, t1: number): Reach | null => {
@@ -685,7 +779,23 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   /** Per skittle event (index): the balls that may have felled it, directly or through a skittle it may have been knocked by (null: not known). */
   const fellers = new Map<number, Set<string> | null>();
 
-  return sensor.events.map((e, index): ShotEvent => {
+  /** Per click read on its own (not in doubt): the balls that left from rest at it, for readJointly. */
+  const burst = new Map<number, { departures: Departure[]; t1: number }>();
+  /**
+   * May a ball lying at rest have been frozen to `ball` on its line's arc before click t0 (camera
+   * clock)? Struck, it passes the impulse on in the same instant (Newton's cradle), and the two
+   * contacts may be sensed as one click. Not a ball seen clearly in the last frames before, either
+   * moving or lying off the arc.
+   */
+  const mayBeFrozenTo = (ball: string, line: LineOfCentres, t0: number) =>
+    balls.some((c) => {
+      if (c === ball) return false;
+      const home = restingPlace(shotPaths.paths[c]!, t0 - frameMs / 2, frameMs, error.jitter, false, quiet);
+      if (home) return t0 - home.t > 3 * frameMs || line.distance(home.at) <= give + line.error + error.rest;
+      return !shotPaths.paths[c]!.some((x) => x.at !== null && x.clear && x.t <= t0 && x.t >= t0 - 3 * frameMs);
+    });
+
+  const read = sensor.events.map((e, index): ShotEvent => {
     if (!isContact(e) || e.t === undefined) return e;
     paths = pathsAt(index);
     const tc = e.t - (options.pathOffsetMs ?? options.offsetMs);
@@ -758,10 +868,10 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     // Not the cue ball at the first click: struck by the cue (unsensed) within a frame of it, it
     // may seem to leave from rest there. So at the first click, only a ball other than the one
     // seen moving before it (and none when that one is not known).
-    const lineOf = new Map(balls.map((b) => [b, options.lineOfCentres === false || (index === firstClick && (struck === null || b === struck)) ? null : leftFromRest(b, index, t0, t1)]));
+    const lines = new Map(balls.map((b) => [b, options.lineOfCentres === false || (index === firstClick && (struck === null || b === struck)) ? null : leftFromRestAmong(b, index, t0, t1)]));
     const offLine = (striker: string, hit: string) => {
-      const line = lineOf.get(hit);
-      return !!line && ruledOut(striker, t0, t1, (r) => lowerTo(r, line.distance), give + line.error);
+      const line = lines.get(hit);
+      return !!line && line.others.length === 0 && ruledOut(striker, t0, t1, (r) => lowerTo(r, line.distance), give + line.error);
     };
     for (let k = pairs.length - 1; k >= 0; k--) {
       const [x, y] = pairs[k]!;
@@ -769,6 +879,17 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     }
     // The first click is the struck ball's (unless its identity may have been swapped by then).
     if (index === firstClick && struck !== null && !inDoubt(struck, t1)) pairs.splice(0, pairs.length, ...pairs.filter((p) => p.includes(struck)));
+    // What the lines say of the clicks together (readJointly, after every click is read). Not
+    // once the same-coloured balls are in doubt: their sightings may be each other's.
+    if (options.lineOfCentres !== false && !(doubt && t1 >= doubt.since)) {
+      const departures = balls.flatMap((b): Departure[] => {
+        const line = lines.get(b);
+        if (!line) return [];
+        const offPartners = new Set(balls.filter((p) => p !== b && ruledOut(p, t0, t1, (r) => lowerTo(r, line.distance), give + line.error)));
+        return [{ ball: b, others: line.others, offPartners, mustBeStruck: line.leftAtLeast > UNSENSED_GAIN && !mayBeFrozenTo(b, line, t0) }];
+      });
+      burst.set(index, { departures, t1 });
+    }
     // In doubt, a pair with one of the same-coloured balls may be with the other.
     if (doubt && t1 >= doubt.since) {
       for (const [x, y] of [...pairs]) {
@@ -780,6 +901,12 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     }
     options.onCandidates?.(index, pairs.map((p) => p.join('+')));
     clickPairs.set(index, pairs);
+    return namedBy(e, pairs, t1);
+  });
+  return options.lineOfCentres === false ? read : readJointly(read);
+
+  /** A click's ids from the pairs left: the one pair, or the ball every pair shares. */
+  function namedBy(e: Extract<ShotEvent, { kind: 'ball' }>, pairs: readonly (readonly [string, string])[], t1: number): ShotEvent {
     const known = e.balls.find((b) => b !== null) ?? null;
     const fitting = known === null ? pairs : pairs.filter((p) => p.includes(known));
     if (fitting.length === 0) return e;
@@ -790,7 +917,71 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     // Every remaining pair has this ball: it was in the contact, its partner is not sure.
     const shared = balls.filter((b) => !inDoubt(b, t1) && fitting.every((p) => p.includes(b)));
     return shared.length === 1 ? { ...e, balls: [shared[0]!, null] } : e;
-  });
+  }
+
+  /**
+   * The clicks of a burst read together: where a ball that left from rest may have been sent by
+   * either of two clicks a few ms apart (a cue ball meeting two balls lying close), neither click
+   * alone can use the way it left. Each click's pairs are what its own reading left; a reading
+   * of the burst takes one pair per click, and holds only if every ball that left from rest in
+   * it (leftFromRestAmong) fits:
+   * - in one of its clicks only: it left along the line of centres, so its partner there lay on
+   *   the line's arc (the partners surely off it are `offPartners`);
+   * - in none, though it left faster than an unsensed kiss can send it (`mustBeStruck`):
+   *   impossible, a ball at rest moves only when struck (RULES §10). This holds for a click
+   *   alone too: a ball that left from rest with no other click that may be its own was in it.
+   * (Held-out 21224, balkline 30 s4 #1, the yellow meeting the red and the white lying 13 mm
+   * apart, 3 ms apart, still asks: they left too slowly for their ways to be told apart.)
+   * A ball in more than one of its clicks may have left by either: nothing is asked of it. A
+   * click keeps the pairs some reading that holds gives it; if none holds (the premises fail:
+   * a contact the sensors missed), every click keeps its own.
+   */
+  function readJointly(events: ShotEvent[]): ShotEvent[] {
+    const group = new Map<number, number>();
+    const root = (k: number): number => (group.get(k) === undefined || group.get(k) === k ? k : root(group.get(k)!));
+    for (const [index, click] of burst) {
+      if (!group.has(index)) group.set(index, index);
+      for (const d of click.departures) for (const k of d.others) group.set(root(k), root(index));
+    }
+    const members = new Map<number, number[]>();
+    for (const k of group.keys()) members.set(root(k), [...(members.get(root(k)) ?? []), k]);
+    const out = [...events];
+    for (const clicks of members.values()) {
+      clicks.sort((a, b) => a - b);
+      // Every click of it read (a click in doubt leaves it out), each with pairs to choose from.
+      const choices = clicks.map((k) => clickPairs.get(k) ?? []);
+      if (clicks.some((k) => !burst.has(k) && !isNamed(events[k]!)) || choices.some((c) => c.length === 0)) continue;
+      if (choices.reduce((n, c) => n * c.length, 1) > MAX_BURST_READINGS) continue;
+      const kept = clicks.map(() => new Set<number>());
+      const pick = new Array<number>(clicks.length).fill(0);
+      for (;;) {
+        const pairOf = new Map(clicks.map((k, j) => [k, choices[j]![pick[j]!]!]));
+        if (holds(pairOf, clicks)) pick.forEach((p, j) => kept[j]!.add(p));
+        let j = 0;
+        while (j < clicks.length && ++pick[j]! === choices[j]!.length) pick[j++] = 0;
+        if (j === clicks.length) break;
+      }
+      if (kept.every((set) => set.size === 0)) continue;
+      clicks.forEach((k, j) => {
+        if (kept[j]!.size === choices[j]!.length) return;
+        const pairs = choices[j]!.filter((_, p) => kept[j]!.has(p));
+        clickPairs.set(k, pairs);
+        options.onCandidates?.(k, pairs.map((p) => p.join('+')));
+        out[k] = namedBy(sensor.events[k] as Extract<ShotEvent, { kind: 'ball' }>, pairs, burst.get(k)?.t1 ?? Infinity);
+      });
+    }
+    return out;
+  }
+
+  /** Does one reading of a burst (a pair per click) fit every departure from rest in it? */
+  function holds(pairOf: ReadonlyMap<number, readonly [string, string]>, clicks: readonly number[]): boolean {
+    return clicks.every((index) => (burst.get(index)?.departures ?? []).every((d) => {
+      const here = pairOf.get(index)!;
+      const elsewhere = d.others.some((k) => pairOf.get(k)?.includes(d.ball));
+      if (here.includes(d.ball)) return elsewhere || !d.offPartners.has(here[0] === d.ball ? here[1] : here[0]);
+      return elsewhere || !d.mustBeStruck;
+    }));
+  }
 }
 
 /**
@@ -846,7 +1037,32 @@ export function fuseWithTracks(sensor: Shot, camera: Shot, shotPaths: ShotPaths,
   });
   const identified = events.filter((e) => isContact(e) && idCount(e) > 0).length;
   const { shot, unknown } = withCameraFacts(sensor, events, camera, options.offsetMs, options.toleranceMs);
+  const moved = options.movedBalls === false ? [] : movedBalls(sensor, shotPaths, options);
+  if (moved.length > 0) shot.moved = moved;
   return { shot, identified, unknown, unmatchedCamera: contacts.unmatchedCamera, fromTracks, byContacts: contacts.identified };
+}
+
+/**
+ * The balls the paths show set moving by the shot (the match-log extension `moved`; the engine
+ * then drops readings in which one of them was never struck, RULES §10): at rest in one place
+ * before the shot's first sensed contact, at rest at the end, and the two places farther apart
+ * than both their errors and MOVED_MARGIN_MM. Not a ball whose identity is in doubt (the other of
+ * its colour may be the one that moved), and none when a skittle fell (a falling skittle may push
+ * a ball with nothing sensed). A ball that left the table or came back to where it lay is not named.
+ */
+function movedBalls(sensor: Shot, shotPaths: ShotPaths, options: TrackFusionOptions): string[] {
+  const first = sensor.events.find((e) => e.t !== undefined)?.t;
+  if (first === undefined || sensor.events.some((e) => e.kind === 'skittle')) return [];
+  const frameMs = frameInterval(shotPaths.paths);
+  const jitter = options.jitterMm ?? 4;
+  const rest = options.restNoiseMm ?? Math.min(options.noiseMm ?? 10, 8);
+  const before = first - (options.pathOffsetMs ?? options.offsetMs) - options.pathToleranceMs - frameMs / 2;
+  return Object.entries(shotPaths.paths).flatMap(([ball, samples]) => {
+    if (shotPaths.doubt?.balls.includes(ball) || samples.length === 0) return [];
+    const start = restingPlace(samples, before, frameMs, jitter);
+    const end = restingPlace(samples, samples.at(-1)!.t, frameMs, jitter);
+    return start && end && end.t > before && dist(start.at, end.at) > 2 * rest + MOVED_MARGIN_MM ? [ball] : [];
+  });
 }
 
 /**
@@ -911,6 +1127,9 @@ function idCount(e: ShotEvent): number {
 }
 
 const isContact = (e: ShotEvent): e is Contact => e.kind === 'ball' || e.kind === 'cushion' || e.kind === 'skittle';
+
+/** A click whose two balls the sensors named. */
+const isNamed = (e: ShotEvent) => e.kind === 'ball' && e.balls[0] !== null && e.balls[1] !== null;
 
 /** Distance from a ball centre to a rail's cushion-nose line (table coordinates: head x = 0, left y = 0). */
 function railDistance(rail: 'head' | 'foot' | 'left' | 'right', length: number, width: number): (p: Vec) => number {
