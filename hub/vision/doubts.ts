@@ -97,7 +97,7 @@ export function withDoubts<E extends DoubtEvent>(input: Omit<DoubtInput, 'events
     // ball beside a pyramid spot fells it 5 ms after it is struck; the fall was timed before).
     const touch = e.kind === 'skittle' && e.by !== null ? earliestTouch(input.tracks, input.dt, input.events, e.by) : -Infinity;
     if (e.kind === 'skittle' && e.t < touch) e = { ...e, t: touch };
-    return (unsure.has(k) && e.kind === 'ball') || early.has(k) || struckUnseen.has(k) ? { ...e, maybe: true as const } : e;
+    return (unsure.has(k) && (e.kind === 'ball' || e.kind === 'cushion')) || early.has(k) || struckUnseen.has(k) ? { ...e, maybe: true as const } : e;
   });
   const ordered = unorderedRails(events, input);
   const given = { ...input, events: ordered };
@@ -544,19 +544,24 @@ function reachedAround(tracks: DoubtInput['tracks'], spot: { at: readonly [numbe
 /**
  * Contacts stated with a ball that lay still and stayed still: a struck ball at rest moves off
  * (more than the centroids' jitter), so the contact is at most a touch too thin to see, or a
- * pair the contact finder made up from a bend near it — maybe either way.
+ * pair the contact finder made up from a bend near it — maybe either way. A cushion too: a ball
+ * at rest reaches no rail, so one stated for a ball still before and after was made up from
+ * sightings of something else (held-out 21225, five skittles 30 s5 #18: the player's arm over
+ * the two lying by the left rail, tracked for it in part 80 mm off for three frames, read as
+ * the two striking the rail before the stroke — the camera alone scored it for the opponent).
  */
 export function unmovedPartners({ tracks, events, dt, partial }: Pick<DoubtInput, 'tracks' | 'events' | 'dt' | 'partial'>): Set<number> {
   const moves = departures(tracks, dt);
   const firstAway = moves.length ? Math.min(...moves.map((m) => m.away)) : Infinity;
   const out = new Set<number>();
   events.forEach((e, k) => {
-    if (e.kind !== 'ball' || e.maybe) return;
+    if ((e.kind !== 'ball' && e.kind !== 'cushion') || e.maybe) return;
     // Before any ball left its place, nothing can have met.
-    if (e.t < firstAway - dt) out.add(k);
-    for (const b of e.balls) {
+    if (e.kind === 'ball' && e.t < firstAway - dt) out.add(k);
+    for (const b of e.kind === 'ball' ? e.balls : [e.ball]) {
       const s = b === null ? [] : seen(tracks.get(b) ?? []);
-      const before = s.filter((x) => x.t <= e.t).slice(-3);
+      // (A cushion is timed at the frame of its bend, whose sighting is already away: before it.)
+      const before = s.filter((x) => x.t < e.t || (x.t === e.t && e.kind === 'ball')).slice(-3);
       // What it did just after (STAY_MS): later in the shot another contact may move it, and
       // that says nothing of this one (held-out 21221, three-cushion 60 s17 #16: the white,
       // seen in part, passed the resting yellow 0.5 mm off and was read as striking it; the
