@@ -177,6 +177,12 @@ function extraOver(g: Segment, t0: number, t1: number): number {
   return d;
 }
 
+/** The sighting errors the options give (their defaults here only), for balls of radius R. */
+function sightingError(options: TrackFusionOptions, R: number): SightingError {
+  const noise = options.noiseMm ?? 10;
+  return { noise, rest: options.restNoiseMm ?? Math.min(noise, 8), jitter: options.jitterMm ?? 4, partialNoise: options.partialNoiseMm ?? R + 4, partialJitter: options.partialJitterMm ?? 16 };
+}
+
 /** A sighting's position error and step jitter, mm. */
 export interface SightingError {
   noise: number;
@@ -371,7 +377,6 @@ function leftPlayOf(events: readonly ShotEvent[], offset: number, known?: Readon
 /** Ids for each sensor event (same index) from the camera's paths alone: a contact's ids, or null where not sure. */
 export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusionOptions): ShotEvent[] {
   const shotPaths = withoutOutrunParts(recorded);
-  const noise = options.noiseMm ?? 10;
   const give = options.reachMm ?? 6;
   const lead = options.skittleLeadMs ?? 150;
   const chain = options.skittleChainMm ?? 160;
@@ -380,7 +385,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   const frameMs = frameInterval(shotPaths.paths);
   const tol = options.pathToleranceMs;
   const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
-  const error: SightingError = { noise, rest: options.restNoiseMm ?? Math.min(noise, 8), jitter: options.jitterMm ?? 4, partialNoise: options.partialNoiseMm ?? R + 4, partialJitter: options.partialJitterMm ?? 16 };
+  const error = sightingError(options, R);
   const pathOf = (b: string, turns: readonly Turn[] = []) => new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol, turns);
   const plain = new Map(balls.map((b) => [b, pathOf(b)]));
   /**
@@ -450,7 +455,12 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * into it at 2.3 m/s, back 3 mm from where it lay a frame later, was ruled out of that rail).
    * Its stroke: from that sighting to the first contact's window's end (undefined: none).
    */
+  const strokes = new Map<string, number | undefined>();
   const strokeFrom = (b: string): number | undefined => {
+    if (!strokes.has(b)) strokes.set(b, strokeSighting(b));
+    return strokes.get(b);
+  };
+  const strokeSighting = (b: string): number | undefined => {
     if (firstSensed === undefined || cueSeen !== null) return undefined;
     const seen = shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= firstSensed + tol);
     const [prev, last] = [seen.at(-2), seen.at(-1)];
@@ -582,17 +592,11 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * resting place). Physics: a ball at rest takes the impulse along the line of centres (it has
    * no spin to curve it), so it runs straight until it meets something, which the sensors would
    * have sensed — or a skittle's base, which a slow ball bounces off unsensed, so not near one.
+   * Other clicks sensed meanwhile that may have been the ball's are `others` (timed clicks only,
+   * else null): the line holds in a reading in which the ball was in click `index` and in none
+   * of them (readJointly); with none, in every reading.
    */
   const leftFromRest = (ball: string, index: number, t0: number, t1: number): LineOfCentres | null => {
-    const line = leftFromRestAmong(ball, index, t0, t1);
-    return line && line.others.length === 0 ? line : null;
-  };
-  /**
-   * leftFromRest, also when other clicks sensed meanwhile may have been the ball's (`others`,
-   * their indices; timed clicks only, else null): the line then holds in a reading of the burst
-   * in which the ball was in click `index` and in none of `others` (see readJointly).
-   */
-  const leftFromRestAmong = (ball: string, index: number, t0: number, t1: number): LineOfCentres | null => {
     const samples = shotPaths.paths[ball]!;
     const home = restingPlace(samples, t0 - frameMs / 2, frameMs, error.jitter, false, quiet);
     if (!home) return null;
@@ -871,7 +875,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     // Not the cue ball at the first click: struck by the cue (unsensed) within a frame of it, it
     // may seem to leave from rest there. So at the first click, only a ball other than the one
     // seen moving before it (and none when that one is not known).
-    const lines = new Map(balls.map((b) => [b, options.lineOfCentres === false || (index === firstClick && (struck === null || b === struck)) ? null : leftFromRestAmong(b, index, t0, t1)]));
+    const lines = new Map(balls.map((b) => [b, options.lineOfCentres === false || (index === firstClick && (struck === null || b === struck)) ? null : leftFromRest(b, index, t0, t1)]));
     const offLine = (striker: string, hit: string) => {
       const line = lines.get(hit);
       return !!line && line.others.length === 0 && ruledOut(striker, t0, t1, (r) => lowerTo(r, line.distance), give + line.error);
@@ -927,7 +931,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * either of two clicks a few ms apart (a cue ball meeting two balls lying close), neither click
    * alone can use the way it left. Each click's pairs are what its own reading left; a reading
    * of the burst takes one pair per click, and holds only if every ball that left from rest in
-   * it (leftFromRestAmong) fits:
+   * it (leftFromRest) fits:
    * - in one of its clicks only: it left along the line of centres, so its partner there lay on
    *   the line's arc (the partners surely off it are `offPartners`);
    * - in none, though it left faster than an unsensed kiss can send it (`mustBeStruck`):
@@ -968,7 +972,6 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       clicks.forEach((k, j) => {
         if (kept[j]!.size === choices[j]!.length) return;
         const pairs = choices[j]!.filter((_, p) => kept[j]!.has(p));
-        clickPairs.set(k, pairs);
         options.onCandidates?.(k, pairs.map((p) => p.join('+')));
         out[k] = namedBy(sensor.events[k] as Extract<ShotEvent, { kind: 'ball' }>, pairs, burst.get(k)?.t1 ?? Infinity);
       });
@@ -1057,8 +1060,7 @@ function movedBalls(sensor: Shot, shotPaths: ShotPaths, options: TrackFusionOpti
   const first = sensor.events.find((e) => e.t !== undefined)?.t;
   if (first === undefined || sensor.events.some((e) => e.kind === 'skittle')) return [];
   const frameMs = frameInterval(shotPaths.paths);
-  const jitter = options.jitterMm ?? 4;
-  const rest = options.restNoiseMm ?? Math.min(options.noiseMm ?? 10, 8);
+  const { jitter, rest } = sightingError(options, shotPaths.ballRadius);
   const before = first - (options.pathOffsetMs ?? options.offsetMs) - options.pathToleranceMs - frameMs / 2;
   return Object.entries(shotPaths.paths).flatMap(([ball, samples]) => {
     if (shotPaths.doubt?.balls.includes(ball) || samples.length === 0) return [];
