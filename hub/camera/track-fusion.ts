@@ -114,6 +114,16 @@ interface Departure {
   mustBeStruck: boolean;
 }
 
+/**
+ * A pair of one click that cannot have met if `ball` lay where it had until then: it did, in a
+ * reading that puts it in none of `clicks` (the earlier clicks that may have been its own).
+ */
+interface UnlessMoved {
+  pair: readonly [string, string];
+  ball: string;
+  clicks: readonly number[];
+}
+
 /** How much farther apart than their errors a ball's resting places before and after the shot must be for it to have moved, mm. */
 const MOVED_MARGIN_MM = 14;
 
@@ -590,7 +600,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   const fellers = new Map<number, Set<string> | null>();
 
   /** Per click read on its own (not in doubt): the balls that left from rest at it, for readJointly. */
-  const burst = new Map<number, { departures: Departure[]; t1: number }>();
+  const burst = new Map<number, { departures: Departure[]; unlessMoved: UnlessMoved[]; t1: number }>();
   /**
    * May a ball lying at rest have been frozen to `ball` on its line's arc before click t0 (camera
    * clock)? Struck, it passes the impulse on in the same instant (Newton's cradle), and the two
@@ -698,7 +708,16 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
         const offPartners = new Set(balls.filter((p) => p !== b && ruledOut(p, t0, t1, (r) => lowerTo(r, line.distance), give + line.error)));
         return [{ ball: b, others: line.others, offPartners, mustBeStruck: line.leftAtLeast > UNSENSED_GAIN && !mayBeFrozenTo(b, line, t0) }];
       });
-      burst.set(index, { departures, t1 });
+      // A pair that only an earlier click's moving one of the two explains: where that one lay,
+      // the other's path never came within touching distance of it.
+      const unlessMoved = pairs.flatMap(([x, y]) => ([[x, y], [y, x]] as const).flatMap(([a, b]): UnlessMoved[] => {
+        const lay = layBefore(b, index, t0, t1);
+        if (!lay || lay.clicks.length === 0) return [];
+        const home: Reach = { a: lay.home.at, ra: lay.home.r, b: lay.home.at, rb: lay.home.r };
+        const apart = ruledOut(a, t0, t1, (r) => lowerBetween(r, home), 2 * R + give, b, new Map([...resting, [b, home]]), near);
+        return apart ? [{ pair: [x, y], ball: b, clicks: lay.clicks.map((c) => c.k) }] : [];
+      }));
+      burst.set(index, { departures, unlessMoved, t1 });
     }
     // In doubt, a pair with one of the same-coloured balls may be with the other.
     if (doubt && t1 >= doubt.since) {
@@ -742,6 +761,11 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    *   alone too: a ball that left from rest with no other click that may be its own was in it.
    * (Held-out 21224, balkline 30 s4 #1, the yellow meeting the red and the white lying 13 mm
    * apart, 3 ms apart, still asks: they left too slowly for their ways to be told apart.)
+   * And a pair that only an earlier click moving one of its balls explains (`unlessMoved`: where
+   * that ball lay, the other never came within touching distance) holds only in readings that
+   * put the ball in one of those clicks; the clicks it names join the burst while its readings
+   * stay at most MAX_BURST_READINGS (held-out 21221, carom 30 s3 #16: the white, struck by the
+   * yellow, could have met the red 37 ms later only had the first click moved the red too).
    * A ball in more than one of its clicks may have left by either: nothing is asked of it. A
    * click keeps the pairs some reading that holds gives it; if none holds (the premises fail:
    * a contact the sensors missed), every click keeps its own.
@@ -753,8 +777,24 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       if (!group.has(index)) group.set(index, index);
       for (const d of click.departures) for (const k of d.others) group.set(root(k), root(index));
     }
-    const members = new Map<number, number[]>();
-    for (const k of group.keys()) members.set(root(k), [...(members.get(root(k)) ?? []), k]);
+    const membersOf = () => {
+      const members = new Map<number, number[]>();
+      for (const k of group.keys()) members.set(root(k), [...(members.get(root(k)) ?? []), k]);
+      return members;
+    };
+    // The clicks an unlessMoved names are read with its own, while the readings stay few enough
+    // (beyond, it is left out: it only ever drops readings).
+    const readings = (clicks: readonly number[]) => clicks.reduce((n, k) => n * (clickPairs.get(k)?.length ?? 1), 1);
+    for (const [index, click] of burst) {
+      for (const u of click.unlessMoved) {
+        for (const k of u.clicks) {
+          if (!burst.has(k) || root(k) === root(index)) continue;
+          const members = membersOf();
+          if (readings([...members.get(root(k))!, ...members.get(root(index))!]) <= MAX_BURST_READINGS) group.set(root(k), root(index));
+        }
+      }
+    }
+    const members = membersOf();
     const out = [...events];
     for (const clicks of members.values()) {
       clicks.sort((a, b) => a - b);
@@ -782,9 +822,12 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     return out;
   }
 
-  /** Does one reading of a burst (a pair per click) fit every departure from rest in it? */
+  /** Does one reading of a burst (a pair per click) fit every departure from rest in it, and every pair where its balls lay? */
   function holds(pairOf: ReadonlyMap<number, readonly [string, string]>, clicks: readonly number[]): boolean {
-    return clicks.every((index) => (burst.get(index)?.departures ?? []).every((d) => {
+    const same = (p: readonly [string, string], q: readonly [string, string]) => p.includes(q[0]) && p.includes(q[1]);
+    const lay = clicks.every((index) => (burst.get(index)?.unlessMoved ?? []).every((u) =>
+      !same(u.pair, pairOf.get(index)!) || u.clicks.some((k) => !pairOf.has(k) || pairOf.get(k)!.includes(u.ball))));
+    return lay && clicks.every((index) => (burst.get(index)?.departures ?? []).every((d) => {
       const here = pairOf.get(index)!;
       const elsewhere = d.others.some((k) => pairOf.get(k)?.includes(d.ball));
       if (here.includes(d.ball)) return elsewhere || !d.offPartners.has(here[0] === d.ball ? here[1] : here[0]);

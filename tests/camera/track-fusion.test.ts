@@ -440,6 +440,22 @@ describe('track fusion: bursts read together, and the balls seen set moving (RUL
     expect(candidates.get(1)).toContain('yellow+red');
   });
 
+  it('RULES §10, clicks read together: a pair that only an earlier click moving one of its balls explains holds only in readings that give that click the ball (held-out 21221, carom 30 s3 #16)', () => {
+    // The white–red pair at the second click: the white, struck at the first, might have been
+    // far enough by then only if the first click had also moved the red (yellow–red, then the
+    // red is not the white's partner's ball lying where it lay). A reading that gives the first
+    // click the yellow and the white leaves the red where it lay, 125 mm from the white's path.
+    const f = JSON.parse(readFileSync(new URL('./fixtures/struck-before-rest-21221.json', import.meta.url), 'utf8')) as { sensors: Shot; paths: ShotPaths; options: TrackFusionOptions; truth: ShotEvent[] };
+    const candidates = new Map<number, string[]>();
+    trackIds(f.sensors, f.paths, { ...f.options, onCandidates: (k, c) => candidates.set(k, c) });
+    expect(candidates.get(0)).toEqual(['white+yellow', 'yellow+red']);
+    expect(candidates.get(1)).toEqual(['white+yellow', 'yellow+red']);
+    // The first click's red (yellow–red) is what the white–red reading needed: alone (without the lines), both stay.
+    const alone = new Map<number, string[]>();
+    trackIds(f.sensors, f.paths, { ...f.options, lineOfCentres: false, onCandidates: (k, c) => alone.set(k, c) });
+    expect(alone.get(1)).toContain('white+red');
+  });
+
   it('a ball at rest is placed by its sightings at rest (restNoiseMm, 8 mm), sharper than a moving one (held-out 21224, balkline 60 s9 #7)', () => {
     // The yellow struck the white, which struck the red lying 70 mm beyond it 8 ms later: at the
     // second click the yellow was too far from where the red lay, by 2 mm more than 10 mm of
