@@ -134,8 +134,8 @@ for (const [key, records] of streams) {
     }
     const d = judge(seen, fused, expected);
     const c = judge(seenContacts, contacts, expected);
-    const k = judge(seenCamera, cameraNow(input, seenCamera.view().cueBall), expected);
-    if (showCameraChanges && k.decision !== r.decisions.camera) prompts.push(`camera alone ${r.decisions.camera} → ${k.decision}, ${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(cameraNow(input, seenCamera.view().cueBall).events)}`);
+    const k = judge(seenCamera, cameraNow(input, seenCamera.view().cueBall, fromPaths), expected);
+    if (showCameraChanges && k.decision !== r.decisions.camera) prompts.push(`camera alone ${r.decisions.camera} → ${k.decision}, ${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(cameraNow(input, seenCamera.view().cueBall, fromPaths).events)}`);
     if (k.decision === 'wrong') wrong.push(`camera alone, ${variant} ${fps} s${r.stream} #${r.index}: ${k.note} — truth ${JSON.stringify(input.truth)}`);
     if (d.decision === 'prompted' && showPrompts) prompts.push(`${variant} ${fps} s${r.stream} #${r.index}:\n  truth ${JSON.stringify(input.truth)}\n  read  ${JSON.stringify(fused.events)}`);
     if (d.decision === 'wrong') wrong.push(`${variant} ${fps} s${r.stream} #${r.index}: ${d.note} — truth ${JSON.stringify(input.truth)} read ${JSON.stringify(fused.events)}`);
@@ -197,12 +197,18 @@ function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {
   return { ...input.camera, events: hideDoubted(events, new Set(doubt?.balls ?? []), doubt?.since ?? Infinity) as Shot['events'] };
 }
 
-/** The recorded camera shot with today's doubts over the recorded paths (the paths' frames are every frame, on the camera's clock). */
-function cameraNow(input: NonNullable<ShotRecord['fusionInput']>, cueBall: string | null): Shot {
+/**
+ * The recorded camera shot with today's doubts over the recorded paths (the paths' frames are
+ * every frame, on the camera's clock). `doubted`: its events have today's doubts already (found
+ * again by cameraFromPaths), only those that need the cue ball are added. Otherwise the run's
+ * doubts are in them and today's go over them: a doubt both add is there twice (one more maybe
+ * contact), so the camera alone may ask a little more than today's tracker would.
+ */
+function cameraNow(input: NonNullable<ShotRecord['fusionInput']>, cueBall: string | null, doubted: boolean): Shot {
   const { camera, paths } = input;
   if (!paths) return camera;
   const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map((x) => ({ t: x.t, at: x.at, ...(x.bare ? { bare: true as const } : {}) }))]));
-  const events = withDoubts({ ...doubtInput(input, tracks, frameMs(paths)), events: camera.events as DoubtEvent[] });
+  const events = doubted ? (camera.events as DoubtEvent[]) : withDoubts({ ...doubtInput(input, tracks, frameMs(paths)), events: camera.events as DoubtEvent[] });
   // As the hub scores the camera alone: with the doubts that need the match's cue ball.
   return { ...camera, events: (cueBall ? cueBallDoubts(events, paths.paths, cueBall) : events) as Shot['events'] };
 }
