@@ -649,7 +649,9 @@ export const everyStep = <T>(frames: readonly T[], step: number): T[] => frames.
  * not fit, ball unknown. Also used to read recorded paths again (tests/bench/fusion-rejudge.ts).
  */
 export function statedEvents(found: ContactResult, read: readonly ShotEventOut[]): ShotEventOut[] {
-  const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t), ...(e.maybe ? { maybe: true as const } : {}) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t) }));
+  // A contact found only maybe stays maybe, a cushion as a click (contacts.ts: a bounce with a ball in the way).
+  const maybe = (e: ContactEvent) => (e.maybe ? { maybe: true as const } : {});
+  const events: ShotEventOut[] = found.events.map((e: ContactEvent) => (e.kind === 'ball' ? { kind: 'ball', balls: e.balls!, t: Math.round(e.t), ...maybe(e) } : { kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(e.t), ...maybe(e) }));
   events.push(...read);
   for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t), maybe: true } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t), maybe: true });
   return events;

@@ -57,3 +57,31 @@ describe('a ball in the way of a rail (held-out 21224, five skittles 30 s0 #16)'
     expect(events.some((e) => e.kind === 'cushion' && e.rail === 'right' && e.ball === 'cue' && !e.maybe)).toBe(true);
   });
 });
+
+describe('a maybe cushion is published maybe (held-out 21226, balkline 60 s22 #12)', () => {
+  // The yellow struck the red hard toward the right rail (click at about 958 ms on the video's
+  // clock); the red bounced off the rail at about 1003, the yellow at about 1045. Every other
+  // frame, the yellow's bend read as a cushion at 995 with the red in the way: only maybe
+  // (contacts.ts). statedEvents dropped a cushion's maybe, so the tracker stated the yellow's
+  // right rail for sure 50 ms early, and camera + sensors gave the red's hit to the yellow. The
+  // paths (600-1417 ms) end on a frame the every-other-frame analysis used, as in the shot.
+  const paths = JSON.parse(readFileSync(new URL('./fixtures/ball-in-the-way-21226.json', import.meta.url), 'utf8')) as Fixture;
+  const dt60 = 1000 / 60;
+
+  it('statedEvents keeps the maybe of a cushion the contacts found only maybe', () => {
+    const stated = statedEvents({ events: [{ kind: 'cushion', rail: 'right', ball: 'yellow', t: 995.3, maybe: true }], striker: null, strikeT: null, unexplained: [], artifacts: 0 }, []);
+    expect(stated).toEqual([{ kind: 'cushion', rail: 'right', ball: 'yellow', t: 995, maybe: true }]);
+  });
+
+  it('no sure right-rail cushion of the yellow before the red\'s (the tracker\'s events on the recorded paths)', () => {
+    const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map(([t, at]): TrackSample => ({ t, at: at as [number, number] | null }))]));
+    const partial = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x[2] === 1).map((x) => x[0]))]));
+    const step = analysisStep(dt60);
+    const used = new Map([...tracks].map(([ball, samples]) => [ball, everyStep(samples, step)]));
+    const found = findContacts({ tracks: used, dt: dt60 * step, ballRadius: paths.ballRadius, table: paths.table, obstacles: [], pixelMm: paths.pixelMm });
+    const events = withDoubts({ tracks, dt: dt60, ballRadius: paths.ballRadius, table: paths.table, spots: [], partial, events: statedEvents(found, []) as DoubtEvent[] });
+    const sureRight = events.filter((e) => e.kind === 'cushion' && e.rail === 'right' && e.ball === 'yellow' && !e.maybe);
+    expect(sureRight.every((e) => e.t >= 1030)).toBe(true);
+    expect(events.some((e) => e.kind === 'ball' && e.balls.includes('yellow') && e.balls.includes('red') && !e.maybe)).toBe(true);
+  });
+});
