@@ -136,14 +136,12 @@ export function onceEachTouch<E extends DoubtEvent>(events: readonly E[], dt: nu
  * may be that ball's (seed 13131: a red back off the rail kissed the yellow beside it, read as
  * the yellow's cushion). The cushion becomes maybe, a maybe copy goes on the contact's other
  * side (not before the contact that set the ball moving: a ball at rest strikes nothing), and
- * the ball beside it gets a maybe contact: each order and reading is read. A cushion already
- * maybe too (held-out 21225, five skittles 60 s9 #6: the cue ball's rail 8 ms before its contact,
- * found maybe after it, read as a direct hit with nothing asked).
+ * the ball beside it gets a maybe contact: each order and reading is read.
  */
 export function unorderedRails<E extends DoubtEvent>(events: readonly E[], { tracks, dt, ballRadius: R }: Pick<DoubtInput, 'tracks' | 'dt' | 'ballRadius'>): (E | DoubtEvent)[] {
   const out: (E | DoubtEvent)[] = [];
   for (const e of events) {
-    if (e.kind !== 'cushion') {
+    if (e.kind !== 'cushion' || e.maybe) {
       out.push(e);
       continue;
     }

@@ -191,7 +191,7 @@ function cameraFromPaths(input: NonNullable<ShotRecord['fusionInput']>): Shot {
   const obstacles = spots.filter((k) => !paths.standing || paths.standing.includes(k.id)).map((k) => ({ at: k.at, radius: k.radius }));
   const found = findContacts({ tracks: used, dt: dt * step, ballRadius: paths.ballRadius, table: input.options.table, obstacles, pixelMm: input.pixelMm ?? pixelMm });
   const read = input.camera.events.filter((e) => e.kind !== 'ball' && e.kind !== 'cushion') as ShotEventOut[];
-  const stated = statedEvents(found, read);
+  const stated = statedEvents(found, read, dt);
   const events = withDoubts({ ...doubtInput(input, full, dt), events: stated as DoubtEvent[] }) as ShotEventOut[];
   const doubt = paths.doubt;
   return { ...input.camera, events: hideDoubted(events, new Set(doubt?.balls ?? []), doubt?.since ?? Infinity) as Shot['events'] };

@@ -73,6 +73,13 @@ describe('a maybe cushion is published maybe (held-out 21226, balkline 60 s22 #1
     expect(stated).toEqual([{ kind: 'cushion', rail: 'right', ball: 'yellow', t: 995, maybe: true }]);
   });
 
+  it('such a cushion within a frame of its ball\'s contact may have come on either side of it (held-out 21225, five skittles 60 s9 #6: the rail 8 ms before the contact, found maybe after it)', () => {
+    const found = { events: [{ kind: 'ball' as const, balls: ['cue', 'one'] as [string, string], t: 879.4 }, { kind: 'cushion' as const, rail: 'left' as const, ball: 'cue', t: 890.2, maybe: true as const }], striker: null, strikeT: null, unexplained: [], artifacts: 0 };
+    expect(statedEvents(found, [], 1000 / 60)).toContainEqual({ kind: 'cushion', rail: 'left', ball: 'cue', t: 878, maybe: true });
+    // Two frames apart, the order is in the frames.
+    expect(statedEvents({ ...found, events: [found.events[0]!, { ...found.events[1]!, t: 879.4 + 2000 / 60 }] }, [], 1000 / 60).filter((e) => e.kind === 'cushion')).toHaveLength(1);
+  });
+
   it('no sure right-rail cushion of the yellow before the red\'s (the tracker\'s events on the recorded paths)', () => {
     const tracks = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, samples.map(([t, at]): TrackSample => ({ t, at: at as [number, number] | null }))]));
     const partial = new Map(Object.entries(paths.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x[2] === 1).map((x) => x[0]))]));

@@ -22,14 +22,6 @@ const input = (paths: Record<string, Path>, events: DoubtEvent[] = [], extra: Pa
 const added = (x: ReturnType<typeof input>) => withDoubts(x).filter((e) => !x.events.includes(e as DoubtEvent));
 
 describe('camera doubts (docs/vision.md, the maybe extension)', () => {
-  it('a cushion found only maybe within a frame of its ball\'s contact may have come on either side of it (held-out 21225, five skittles 60 s9 #6: rail, then the ball 8 ms later, read the other way round)', () => {
-    // The white runs into the left rail (y = 0) and meets the red lying by it.
-    const paths = { white: moving([600, 300], 100, [0, -1]), red: still([600, 60]) };
-    const events: DoubtEvent[] = [{ kind: 'ball', balls: ['white', 'red'], t: 330 }, { kind: 'cushion', rail: 'left', ball: 'white', t: 340, maybe: true }];
-    const read = withDoubts(input(paths, events));
-    expect(read.some((e) => e.kind === 'cushion' && e.ball === 'white' && e.maybe && e.t < 330)).toBe(true);
-  });
-
   it('RULES §10: a ball set moving with no contact stated was struck by some ball; the first ball to move needs none', () => {
     const x = input({ white: moving([500, 700], 100, [1, 0]), red: moving([1500, 700], 600, [1, 0]) });
     const [e] = added(x);
