@@ -101,8 +101,6 @@ const SENSOR_CLOCK_MS = 1;
  */
 const LEFT_PLAY_MARGIN_MS = 500;
 
-
-
 /** A ball that left from rest at a click, as readJointly weighs it (track fusion). */
 interface Departure {
   ball: string;

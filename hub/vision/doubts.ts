@@ -138,6 +138,17 @@ export function onceEachTouch<E extends DoubtEvent>(events: readonly E[], dt: nu
  * side (not before the contact that set the ball moving: a ball at rest strikes nothing), and
  * the ball beside it gets a maybe contact: each order and reading is read.
  */
+/**
+ * A touch of a rail by `ball` at `t` within a frame interval (`dt`) of a contact of that ball (or
+ * of an unknown one) may have come on the contact's other side: the time just across it, or null
+ * when no contact is that near. `sureOnly`: not counting maybe contacts. Shared by the doubts
+ * below and the tracker's statedEvents (a cushion contacts.ts found only maybe).
+ */
+export function acrossContact(events: readonly { kind: string; t: number; balls?: readonly (string | null)[]; maybe?: true }[], ball: string | null, t: number, dt: number, sureOnly = false): number | null {
+  const contact = events.find((c) => c.kind === 'ball' && !(sureOnly && c.maybe) && (ball === null || c.balls!.includes(ball) || c.balls!.includes(null)) && Math.abs(c.t - t) < dt);
+  return contact ? (t >= contact.t ? contact.t - 1 : contact.t + 1) : null;
+}
+
 export function unorderedRails<E extends DoubtEvent>(events: readonly E[], { tracks, dt, ballRadius: R }: Pick<DoubtInput, 'tracks' | 'dt' | 'ballRadius'>): (E | DoubtEvent)[] {
   const out: (E | DoubtEvent)[] = [];
   for (const e of events) {
@@ -146,21 +157,18 @@ export function unorderedRails<E extends DoubtEvent>(events: readonly E[], { tra
       continue;
     }
     const ball = e.ball;
-    const contact = events.find((c) => c.kind === 'ball' && (ball === null || c.balls.includes(ball) || c.balls.includes(null)) && Math.abs(c.t - e.t) < dt);
+    const across = acrossContact(events, ball, e.t, dt);
     const beside = ball === null ? [] : besideAt(tracks, ball, e.t, dt, R);
-    if (!contact && beside.length === 0) {
+    if (across === null && beside.length === 0) {
       out.push(e);
       continue;
     }
     out.push({ ...e, maybe: true });
-    if (contact) {
-      const t = e.t >= contact.t ? contact.t - 1 : contact.t + 1;
-      if (ball === null || t >= earliestTouch(tracks, dt, events, ball)) out.push({ ...e, t, maybe: true });
-    }
+    if (across !== null && (ball === null || across >= earliestTouch(tracks, dt, events, ball))) out.push({ ...e, t: across, maybe: true });
     for (const other of beside) out.push({ kind: 'ball', balls: [ball!, other], t: e.t, maybe: true });
     // Met at the rail, the ball may have touched it on both sides of that contact (held-out
     // seed 16161, three-cushion s28 #4: cushion, the yellow beside the rail, cushion within 4 ms).
-    if (!contact && beside.length > 0) out.push({ ...e, t: e.t + 1, maybe: true });
+    if (across === null && beside.length > 0) out.push({ ...e, t: e.t + 1, maybe: true });
   }
   return out.sort((a, b) => a.t - b.t);
 }
@@ -733,8 +741,7 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
         if (stated || already) continue;
         out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(t), maybe: true });
         // Within a frame of a contact of the ball, the rail may be on either side of it (unorderedRails).
-        const contact = events.find((e) => e.kind === 'ball' && !e.maybe && (e.balls.includes(ball) || e.balls.includes(null)) && Math.abs(e.t - t) < dt);
-        const other = contact ? (t >= contact.t ? contact.t - 1 : contact.t + 1) : null;
+        const other = acrossContact(events, ball, t, dt, true);
         if (other !== null && other >= startOf(ball)) out.push({ kind: 'cushion', rail: r.rail, ball, t: Math.round(other), maybe: true });
       }
     }

@@ -3,7 +3,7 @@ import { findContacts, type ContactEvent, type ContactResult, type TrackSample }
 import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
 import { findPockets, type PocketSpec } from './pockets.ts';
-import { reachedBy, withDoubts, type DoubtInput } from './doubts.ts';
+import { acrossContact, reachedBy, withDoubts, type DoubtInput } from './doubts.ts';
 import { fallEvents, SkittleWatch, type FallWindow } from './skittle-falls.ts';
 
 /**
@@ -657,10 +657,8 @@ export function statedEvents(found: ContactResult, read: readonly ShotEventOut[]
   // a maybe copy on the other side. Held-out 21225, five skittles 60 s9 #6: the cue ball's rail
   // 8 ms before its contact, found maybe after it, was read as a direct hit with nothing asked.
   for (const e of found.events) {
-    if (e.kind !== 'cushion' || !e.maybe) continue;
-    const ball = e.ball ?? null;
-    const contact = found.events.find((c) => c.kind === 'ball' && (ball === null || c.balls!.includes(ball) || c.balls!.includes(null)) && Math.abs(c.t - e.t) < dt);
-    if (contact) events.push({ kind: 'cushion', rail: e.rail!, ball, t: Math.round(e.t >= contact.t ? contact.t - 1 : contact.t + 1), maybe: true });
+    const across = e.kind === 'cushion' && e.maybe ? acrossContact(found.events, e.ball ?? null, e.t, dt) : null;
+    if (across !== null) events.push({ kind: 'cushion', rail: e.rail!, ball: e.ball ?? null, t: Math.round(across), maybe: true });
   }
   events.push(...read);
   for (const u of found.unexplained) events.push(u.rail ? { kind: 'cushion', rail: u.rail, ball: null, t: Math.round(u.t), maybe: true } : { kind: 'ball', balls: [u.ball, null], t: Math.round(u.t), maybe: true });
