@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createReadStream, openSync, readSync, readlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { TrackerMessage } from '../pipeline/tracker.ts';
 import { FFMPEG, captureArgs, clipArgs } from './ffmpeg.ts';
 import { frameBytes, type CameraPaths, type CreateFrameProcessor, type FrameProcessor, type ProcessorSpec } from './frame-processor.ts';
+import { FramePool } from './frame-pool.ts';
 import { FrameRing } from './frame-ring.ts';
 import { MotionMeter, detectionState } from './motion.ts';
 import { RawFrameSplitter, Y4mReader } from './y4m.ts';
@@ -99,6 +100,17 @@ const arrivals: number[] = [];
 let frameLatencies: number[] = [];
 const queue: { data: Uint8Array; t: number; at: number }[] = [];
 let draining = false;
+/** Frame buffers used again (frame-pool.ts): a frame goes back when it is dropped, or when a newer one has been processed. */
+let pool: FramePool | null = null;
+const release = (frame: Uint8Array) => pool?.give(frame);
+/** Frames a file read as fast as it decodes (no backlog limit) gets ahead of the detector by. */
+const FILE_AHEAD = 4;
+/** The "FRAME\n" line before each frame of a .y4m file. */
+const FRAME_LINE_BYTES = 6;
+/** Idle buffers worth keeping: those waiting, the newest, and the one being filled. */
+const poolKeep = () => (cfg.maxBacklog ?? FILE_AHEAD) + 3;
+/** Set while the file reader waits for the queue to shorten. */
+let onDrained: (() => void) | null = null;
 
 /**
  * The hub's own thread must win over video: this thread and its ffmpeg run at a lower
@@ -154,15 +166,16 @@ async function main(): Promise<void> {
       process.exit(0); // ends this thread only
     }
   });
-  if (cfg.file && cfg.file.endsWith('.y4m')) readY4m(cfg.file);
+  if (cfg.file && cfg.file.endsWith('.y4m')) void readY4m(cfg.file);
   else runFfmpeg();
 }
 
 /** Y4M files need no ffmpeg: read them here, paced at their frame rate when live-like. */
-function readY4m(path: string): void {
+async function readY4m(path: string): Promise<void> {
   const reader = new Y4mReader();
   // Chunks of one frame record ("FRAME\n" and the planes) from the first record on: each frame
-  // is then a view of the chunk it came in, never copied (the header is fed first, on its own).
+  // is then a view of the chunk it came in, never copied (the header is fed first, on its own),
+  // and the chunk goes back to the pool with its frame.
   let headerBytes: Buffer;
   try {
     headerBytes = y4mHeaderLine(path);
@@ -174,41 +187,61 @@ function readY4m(path: string): void {
   } catch (e) {
     return post({ type: 'error', error: (e as Error).message });
   }
-  const stream = createReadStream(path, { highWaterMark: size + 6, start: headerBytes.length });
+  const records = (pool = new FramePool(size + FRAME_LINE_BYTES, poolKeep()));
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch (e) {
+    return post({ type: 'error', error: `camera: ${(e as Error).message}` });
+  }
+  let position = headerBytes.length;
   let index = 0;
-  stream.on('data', (chunk) => {
-    let frames: Uint8Array[];
-    try {
-      frames = reader.push(chunk as Buffer);
-    } catch (e) {
-      post({ type: 'error', error: (e as Error).message });
-      stream.destroy();
-      return;
-    }
-    const h = reader.header!;
-    if (h.width !== cfg.width || h.height !== cfg.height) {
-      post({ type: 'error', error: `camera: ${path} is ${h.width}x${h.height}, the config says ${cfg.width}x${cfg.height}` });
-      stream.destroy();
-      return;
-    }
-    for (const f of frames) {
-      const t = (index++ * 1000) / h.fps;
-      // A file played as a live camera (a backlog limit): a frame whose time passed while this
-      // thread was kept from the CPU came and went, as a device's would; dropped and counted.
-      if (cfg.realtime && cfg.maxBacklog !== null && startWall !== 0 && Date.now() - (startWall + t) > (cfg.maxBacklog * 1000) / h.fps) stats.dropped += 1;
-      else arrive(f, t);
-    }
-    if (cfg.realtime && frames.length > 0) {
-      // Pace: pause until the last frame's time has come.
-      const due = startWall + ((index - 1) * 1000) / h.fps - Date.now();
-      if (due > 0) {
-        stream.pause();
-        setTimeout(() => stream.resume(), due);
+  try {
+    while (!stopped) {
+      // A file read as fast as it decodes waits for the detector instead of queueing the whole file.
+      while (cfg.maxBacklog === null && queue.length >= FILE_AHEAD && !stopped) await new Promise<void>((resolve) => (onDrained = resolve));
+      const chunk = records.take();
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) {
+        records.give(chunk);
+        break;
+      }
+      position += bytesRead;
+      let frames: Uint8Array[];
+      try {
+        frames = reader.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+      } catch (e) {
+        return post({ type: 'error', error: (e as Error).message });
+      }
+      // The reader still holds part of the chunk (a record not where expected): it is never lent
+      // again. A chunk no frame is a view of goes back now; one a frame is a view of, with it.
+      if (reader.buffered > 0) records.forget(chunk);
+      else if (!frames.some((f) => f.buffer === chunk.buffer)) records.give(chunk);
+      const h = reader.header!;
+      if (h.width !== cfg.width || h.height !== cfg.height) {
+        return post({ type: 'error', error: `camera: ${path} is ${h.width}x${h.height}, the config says ${cfg.width}x${cfg.height}` });
+      }
+      for (const f of frames) {
+        const t = (index++ * 1000) / h.fps;
+        // A file played as a live camera (a backlog limit): a frame whose time passed while this
+        // thread was kept from the CPU came and went, as a device's would; dropped and counted.
+        if (cfg.realtime && cfg.maxBacklog !== null && startWall !== 0 && Date.now() - (startWall + t) > (cfg.maxBacklog * 1000) / h.fps) {
+          stats.dropped += 1;
+          release(f);
+        } else arrive(f, t);
+      }
+      if (cfg.realtime && frames.length > 0) {
+        // Pace: wait until the last frame's time has come.
+        const due = startWall + ((index - 1) * 1000) / h.fps - Date.now();
+        if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
       }
     }
-  });
-  stream.on('error', (e) => post({ type: 'error', error: `camera: ${e.message}` }));
-  stream.on('end', () => void finish());
+  } catch (e) {
+    return post({ type: 'error', error: `camera: ${(e as Error).message}` });
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+  await finish();
 }
 
 /** The file's first line (its YUV4MPEG2 header), newline included; all of its first KiB when it has none (the reader then says what is wrong). */
@@ -225,7 +258,8 @@ function y4mHeaderLine(path: string): Buffer {
 }
 
 function runFfmpeg(): void {
-  const splitter = new RawFrameSplitter(size);
+  const frames = (pool = new FramePool(size, poolKeep()));
+  const splitter = new RawFrameSplitter(size, () => frames.take());
   let index = 0;
   child = spawn(FFMPEG, captureArgs({ ...cfg, realtime: cfg.realtime }), { stdio: ['ignore', 'pipe', 'pipe'] });
   if (child.pid) {
@@ -260,7 +294,7 @@ function arrive(data: Uint8Array, t: number): void {
   if (cfg.device && lastArrival > -Infinity && t - lastArrival > 1.5 * interval) stats.dropped += Math.round((t - lastArrival) / interval) - 1;
   lastArrival = t;
   queue.push({ data, t, at: performance.now() });
-  if (cfg.maxBacklog !== null) while (queue.length > cfg.maxBacklog) (queue.shift(), (stats.dropped += 1)); // stay live: the oldest go
+  if (cfg.maxBacklog !== null) while (queue.length > cfg.maxBacklog) (release(queue.shift()!.data), (stats.dropped += 1)); // stay live: the oldest go
   drain();
 }
 
@@ -273,12 +307,19 @@ function drain(): void {
     const f = queue.shift();
     if (!f) return;
     process1(f);
+    if (queue.length < FILE_AHEAD && onDrained) {
+      const resolve = onDrained;
+      onDrained = null;
+      resolve();
+    }
     if (queue.length > 0) drain();
   });
 }
 
 function process1(f: { data: Uint8Array; t: number; at: number }): void {
   stats.frames += 1;
+  // The newest frame stays for the calibration page; the one before it is read no more.
+  if (latest && latest !== f.data) release(latest);
   latest = f.data;
   ring.push(f.data, f.t);
   // The replay ring keeps the whole picture; the detector and the motion meter see the table only.

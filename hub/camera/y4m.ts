@@ -30,6 +30,11 @@ export class Y4mReader {
       throw new Error(`y4m: ${(e as Error).message}`);
     }
   }
+
+  /** Bytes held for the next frame: while any are, the chunks they lie in are still read from. */
+  get buffered(): number {
+    return this.reader.buffered;
+  }
 }
 
 /** Splits a raw yuv420p byte stream (ffmpeg `-f rawvideo`) into frames of a known size. */
@@ -38,9 +43,19 @@ export class RawFrameSplitter {
   private frame: Uint8Array;
   private filled = 0;
 
-  constructor(private readonly frameSize: number) {
+  /** `allocate`: a buffer of `frameSize` bytes for each frame (a FramePool's, say); fresh ones by default. */
+  constructor(
+    private readonly frameSize: number,
+    private readonly allocate: () => Uint8Array = () => new Uint8Array(frameSize),
+  ) {
     if (!(frameSize > 0)) throw new Error('raw frames: the frame size must be > 0');
-    this.frame = new Uint8Array(frameSize);
+    this.frame = this.take();
+  }
+
+  private take(): Uint8Array {
+    const frame = this.allocate();
+    if (frame.length !== this.frameSize) throw new Error(`raw frames: a buffer of ${frame.length} bytes for frames of ${this.frameSize}`);
+    return frame;
   }
 
   /** Each frame is copied once, straight from the chunks into its own buffer (no concatenation of what waits). */
@@ -54,7 +69,7 @@ export class RawFrameSplitter {
       at += n;
       if (this.filled === this.frameSize) {
         frames.push(this.frame);
-        this.frame = new Uint8Array(this.frameSize);
+        this.frame = this.take();
         this.filled = 0;
       }
     }

@@ -84,6 +84,11 @@ export class Y4mReader {
   private inFrame = false;
   frames = 0;
 
+  /** Bytes read and not yet part of a frame handed out (the chunks they lie in are still read from). */
+  get buffered(): number {
+    return this.queue.length;
+  }
+
   push(chunk: Uint8Array): Frame[] {
     return this.pushRaw(chunk).map((data) => frameFromI420(this.header!.width, this.header!.height, data));
   }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CameraSource } from '../../hub/camera/camera-source.ts';
 import { FFMPEG } from '../../hub/camera/ffmpeg.ts';
+import { FramePool } from '../../hub/camera/frame-pool.ts';
 import { FrameRing } from '../../hub/camera/frame-ring.ts';
 import { MotionMeter } from '../../hub/camera/motion.ts';
 import { RawFrameSplitter, Y4mReader } from '../../hub/camera/y4m.ts';
@@ -62,6 +63,36 @@ describe('y4m and raw frames', () => {
     expect(s.push(Buffer.from([5, 6, 7, 8, 9, 10, 11, 12, 13]))).toEqual([new Uint8Array([1, 2, 3, 4, 5, 6]), new Uint8Array([7, 8, 9, 10, 11, 12])]);
   });
 
+  it('raw frames come in pooled buffers, used again once given back, never while lent', () => {
+    const pool = new FramePool(6, 2);
+    const s = new RawFrameSplitter(6, () => pool.take());
+    const [a, b] = s.push(Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]));
+    expect([...a!]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect([...b!]).toEqual([7, 8, 9, 10, 11, 12]);
+    expect(pool.outstanding).toBe(3); // two frames and the one being filled
+    pool.give(a!);
+    pool.give(a!); // twice: harmless
+    pool.give(new Uint8Array(6)); // not the pool's: ignored
+    expect(pool.idle).toBe(1);
+    // The next frame after the one being filled reuses a's buffer; b is untouched.
+    const [c, d] = s.push(Buffer.from([21, 22, 23, 24, 25, 26, 31, 32, 33, 34, 35, 36]));
+    expect(d!.buffer).toBe(a!.buffer);
+    expect([...c!]).toEqual([21, 22, 23, 24, 25, 26]);
+    expect([...d!]).toEqual([31, 32, 33, 34, 35, 36]);
+    expect([...b!]).toEqual([7, 8, 9, 10, 11, 12]);
+    // A buffer forgotten (someone else may read it) never comes back.
+    pool.forget(b!);
+    pool.give(b!);
+    expect(pool.idle).toBe(0);
+    // At most `keep` idle buffers are held.
+    for (const f of [c!, d!]) pool.give(f);
+    expect(pool.idle).toBe(2);
+    const three = [pool.take(), pool.take(), pool.take()];
+    for (const f of three) pool.give(f);
+    expect(pool.idle).toBe(2);
+    expect(() => new RawFrameSplitter(6, () => new Uint8Array(5))).toThrow(/5 bytes for frames of 6/);
+  });
+
   it('the replay ring keeps the last seconds at half size within its byte budget', () => {
     const ring = new FrameRing({ width: 160, height: 120, fps: 30, seconds: 2, maxBytes: 20 * 80 * 60 * 1.5 });
     expect(ring.maxBytes).toBeLessThanOrEqual(20 * 80 * 60 * 1.5);
@@ -103,7 +134,7 @@ describe('camera source: frames off the main thread, through the detector (issue
     source = null;
   });
 
-  async function run(camera: CameraConfig): Promise<{ messages: { m: TrackerMessage; timeBase: number }[]; source: CameraSource }> {
+  async function run(camera: CameraConfig, extraOptions: Record<string, unknown> = {}): Promise<{ messages: { m: TrackerMessage; timeBase: number }[]; source: CameraSource }> {
     const messages: { m: TrackerMessage; timeBase: number }[] = [];
     const errors: string[] = [];
     let ended: () => void = () => undefined;
@@ -111,7 +142,7 @@ describe('camera source: frames off the main thread, through the detector (issue
     source = new CameraSource({
       table: 't1',
       camera,
-      processor: { module: STUB, options: { strikeAt: 5, contacts: [10, 20, 30], restAfter: 40 } },
+      processor: { module: STUB, options: { strikeAt: 5, contacts: [10, 20, 30], restAfter: 40, ...extraOptions } },
       realtime: false,
       now: () => 5_000_000 + Date.now(),
       onMessage: (m, timeBase) => messages.push({ m, timeBase }),
@@ -135,6 +166,24 @@ describe('camera source: frames off the main thread, through the detector (issue
     await new Promise((r) => setTimeout(r, 1100)); // the next stats report
     expect(s.stats.frames).toBe(60);
     expect(s.stats.dropped).toBe(0);
+  });
+
+  it('frames read into pooled buffers reach the detector whole and in order, FRAME lines with parameters too', async () => {
+    // Each frame's second byte is its index; frames 7 and 30 have FRAME parameters, so their
+    // records are longer than the reader's chunks (a frame then spans chunks: copied, not pooled).
+    const [w, h] = [160, 120];
+    const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${w} H${h} F30:1 Ip A1:1 C420jpeg\n`)];
+    for (let k = 0; k < 120; k++) {
+      const f = Buffer.alloc(w * h * 1.5, 128);
+      f[1] = k % 256;
+      parts.push(Buffer.from(k === 7 || k === 30 ? 'FRAME Ixyz\n' : 'FRAME\n'), f);
+    }
+    const file = join(dir, 'stamped.y4m');
+    writeFileSync(file, Buffer.concat(parts));
+    const { messages, source: s } = await run(cameraConfig({ file }), { stamped: true });
+    expect(messages.map((x) => x.m.type)).toEqual(['strike', 'shot', 'rest']);
+    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    expect(s.stats.frames).toBe(120);
   });
 
   it.skipIf(noFfmpeg)('a video file in another format goes through ffmpeg, and a clip of the last seconds is written', async () => {
