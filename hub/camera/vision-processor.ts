@@ -3,6 +3,7 @@ import { frameFromI420 } from '../vision/frame.ts';
 import { VisionTracker, type BallSet } from '../vision/tracker.ts';
 import { skittleSetup } from '../track/skittle-setup.ts';
 import { trackerMessage, type TrackerMessage } from '../pipeline/tracker.ts';
+import { warmUpAnalysis } from '../vision/warm-up.ts';
 import type { CreateFrameProcessor } from './frame-processor.ts';
 
 /** What a table's camera may say about its detector (config `camera`), checked here because a worker receives plain data. */
@@ -31,13 +32,15 @@ export function visionOptions(raw: unknown): VisionOptions {
  * the camera's thread): issue 15's tracker (hub/vision/) behind the FrameProcessor seam.
  * Without the table's corners there is nothing to calibrate, so it refuses to start.
  */
-export const createFrameProcessor: CreateFrameProcessor = ({ width, height, corners, options }) => {
+export const createFrameProcessor: CreateFrameProcessor = ({ width, height, fps, corners, options }) => {
   if (!corners) throw new Error('camera: corners are needed for the detector (the four cushion-nose corners in image pixels)');
   const o = visionOptions(options);
   const cal = calibrate({ width, height, corners: corners.map((c) => [c[0], c[1]] as [number, number]), table: o.table, k1: o.k1, ...(o.fovDeg !== undefined ? { fovDeg: o.fovDeg } : {}) });
   if (!cal.ok) throw new Error(`camera: corners: ${cal.error}`);
   const skittles = o.balls === 'skittles' ? skittleSetup(o.table) : null;
   const tracker = new VisionTracker({ calibration: cal.value, balls: o.balls, ...(skittles ? { skittles: skittles.skittles, initial: skittles.initial } : {}) });
+  // In the camera's thread, before its first frame: the first shots' analysis is then not V8's first run of it (about 50 ms here, once).
+  warmUpAnalysis({ dt: 1000 / fps, ballRadius: tracker.ballRadius, table: o.table, pixelMm: tracker.pixelMm });
   return {
     push: (frame) => {
       const messages = tracker.push(frameFromI420(frame.width, frame.height, frame.data), frame.t);
