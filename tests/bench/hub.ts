@@ -71,6 +71,16 @@ export interface HubFigure {
    * own quiet window, which starts at that mapped time (so an error here is not shot latency).
    */
   boardClockP50Ms: number;
+  /**
+   * Where an event's time goes: from when the board sent it to the hub's intake (its `at`, the
+   * hub's wall clock to the millisecond: the serial line, the socket and the hub's turn to read
+   * it) and from there to the subscriber (store, publish, broker, subscriber), each's p99; and of
+   * the slowest 1 % of events, the median of each part (which of the two the tail is).
+   */
+  toIntakeP99Ms: number;
+  afterIntakeP99Ms: number;
+  slowestToIntakeMs: number;
+  slowestAfterIntakeMs: number;
   /** Largest resident set of the hub process seen while under load, and its peak since start. */
   rssMb: number;
   hwmMb: number;
@@ -83,6 +93,18 @@ export interface HubFigure {
   shed: Record<string, number>;
   /** With cameras (benchHub's `cameras`): their figures over the measured window. */
   camera?: CameraFigure;
+}
+
+/** An event's latency in two parts (SegmentFigure's toIntake… and afterIntake… fields). */
+function splitOf(parts: readonly [number, number][]): Pick<SegmentFigure, 'toIntakeP99Ms' | 'afterIntakeP99Ms' | 'slowestToIntakeMs' | 'slowestAfterIntakeMs'> {
+  const p99 = quantile(parts.map((p) => p[0]), 0.99);
+  const slowest = parts.filter((p) => p[0] >= p99);
+  return {
+    toIntakeP99Ms: round2(quantile(parts.map((p) => p[1]), 0.99)),
+    afterIntakeP99Ms: round2(quantile(parts.map((p) => p[0] - p[1]), 0.99)),
+    slowestToIntakeMs: round2(quantile(slowest.map((p) => p[1]), 0.5)),
+    slowestAfterIntakeMs: round2(quantile(slowest.map((p) => p[0] - p[1]), 0.5)),
+  };
 }
 
 /** The tables' cameras over the measured window, from the hub's /metrics. */
@@ -537,7 +559,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     const boundaryScrapes = await Promise.all(scrapesAt);
     const onPages = await Promise.all(pages.map(async (p) => ({ table: p.table, hits: await p.collect() })));
 
-    const received = await ask<{ hits: [string, number, number, number][]; states: [string, number, number][]; loopP99Ms: number; loopMaxMs: number }>('report');
+    const received = await ask<{ hits: [string, number, number, number, number][]; states: [string, number, number][]; loopP99Ms: number; loopMaxMs: number }>('report');
     const eventLatency = segments.map(() => [] as number[]);
     const onTime = segments.map(() => 0);
     const arrivedAt = new Map<number, number>(); // hit index → latency
@@ -574,11 +596,14 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
       return hitHubTime + (shot.boardUs - hitUs) / 1000 + QUIET_WINDOW_MS + hubToMono;
     };
     const clockError = segments.map(() => [] as number[]);
-    for (const [table, boardUs, at, hubTime] of received.hits) {
+    /** Per segment, each event's [total, to the hub's intake] (ms). */
+    const parts = segments.map(() => [] as [number, number][]);
+    for (const [table, boardUs, at, hubTime, intakeWall] of received.hits) {
       const i = hitIndex.get(`${table}:${boardUs}`);
       if (i === undefined) continue;
       const hit = hitSent[i]!;
       eventLatency[hit.seg]!.push(at - hit.mono);
+      parts[hit.seg]!.push([at - hit.mono, intakeWall - hit.wall]);
       // How far the hub's board-time mapping placed the hit from when it was sent.
       clockError[hit.seg]!.push(hubTime + hubToMono - hit.mono);
       arrivedAt.set(i, at - hit.mono);
@@ -654,6 +679,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         shotP50Ms: round2(quantile(shotLatency[s]!, 0.5)),
         shotP99Ms: round2(quantile(shotLatency[s]!, 0.99)),
         boardClockP50Ms: round2(quantile(clockError[s]!, 0.5)),
+        ...splitOf(parts[s]!),
         rssMb: Math.round(Math.max(...inSeg.map((x) => x.rss))),
         hwmMb: Math.round(hwmMb),
         cpuPercent: first && last && spanS > 0 ? Math.round(((last.ticks - first.ticks) / CLOCK_TICKS / spanS) * 100) : NaN,

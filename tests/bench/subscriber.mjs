@@ -11,14 +11,14 @@ loop.enable();
 
 const client = await mqtt.connectAsync(process.argv[2], { reconnectPeriod: 0 });
 client.stream.setNoDelay?.(true);
-const hits = []; // [table, boardUs, receivedMs, the hub's hubTime]
+const hits = []; // [table, boardUs, receivedMs, the hub's hubTime, the hub's intake (its wall clock, ms)]
 const states = []; // [table, shotCount, receivedMs]
 client.on('message', (topic, payload) => {
   const at = Number(process.hrtime.bigint()) / 1e6;
   const table = topic.split('/')[2];
   const message = JSON.parse(payload.toString());
   if (topic.endsWith('/events')) {
-    if (message.sensor === 'rail-hit') hits.push([table, message.boardUs, at, message.hubTime]);
+    if (message.sensor === 'rail-hit') hits.push([table, message.boardUs, at, message.hubTime, Date.parse(message.at)]);
   } else states.push([table, message.shotCount, at]);
 });
 await client.subscribeAsync(['billiards/tables/+/events', 'billiards/tables/+/state'], { qos: 0 });
