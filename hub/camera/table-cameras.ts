@@ -11,7 +11,7 @@ import { ClipStore, type ClipInfo } from './clips.ts';
 import type { CameraPaths, ProcessorSpec } from './frame-processor.ts';
 import type { CameraStats } from './frame-worker.ts';
 import { CalibrationStore } from './calibration-store.ts';
-import { visionOptions, type VisionOptions } from './vision-processor.ts';
+import { visionOptions, type VisionOptions } from './vision-options.ts';
 import { calibrate } from '../vision/calibration.ts';
 import { tableLines, type OverlayLine } from '../vision/table-lines.ts';
 import { cueBallDoubts, type DoubtEvent } from '../vision/doubts.ts';
