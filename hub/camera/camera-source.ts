@@ -56,6 +56,7 @@ export class CameraSource {
     const data: WorkerConfig = {
       ...(camera.device ? { device: camera.device } : {}),
       ...(camera.file ? { file: camera.file } : {}),
+      ...(camera.fileStartSeconds ? { startSeconds: camera.fileStartSeconds } : {}),
       width: camera.width,
       height: camera.height,
       fps: camera.fps,

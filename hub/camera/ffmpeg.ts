@@ -13,12 +13,14 @@ export interface CaptureInput {
   fps: number;
   /** A file: read at its own frame rate (a live-like source) rather than as fast as possible. */
   realtime?: boolean;
+  /** A file: from this second on. */
+  startSeconds?: number;
 }
 
 export function captureArgs(input: CaptureInput): string[] {
   const source = input.device
     ? ['-f', 'v4l2', '-framerate', String(input.fps), '-video_size', `${input.width}x${input.height}`, '-i', input.device]
-    : [...(input.realtime ? ['-re'] : []), '-i', input.file!];
+    : [...(input.realtime ? ['-re'] : []), ...(input.startSeconds ? ['-ss', String(input.startSeconds)] : []), '-i', input.file!];
   // Scale to the configured size whatever the source gives: the frame size on the pipe is fixed.
   return ['-hide_banner', '-loglevel', 'error', '-nostdin', ...source, '-an', '-vf', `scale=${input.width}:${input.height}`, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-'];
 }

@@ -34,6 +34,8 @@ export interface WorkerConfig {
   corners?: [number, number][];
   /** A file plays at its own frame rate (live-like) instead of as fast as it decodes. */
   realtime: boolean;
+  /** A file: from this second on. */
+  startSeconds?: number;
   processor: ProcessorSpec | null;
   clipSeconds: number;
   ringBytes: number;
@@ -194,7 +196,16 @@ async function readY4m(path: string): Promise<void> {
   } catch (e) {
     return post({ type: 'error', error: `camera: ${(e as Error).message}` });
   }
-  let position = headerBytes.length;
+  // From a second on: the frame records are all one size after the header (a FRAME line with
+  // parameters there is named by the reader as not a FRAME line).
+  const h0 = reader.header!;
+  let position = headerBytes.length + Math.round((cfg.startSeconds ?? 0) * h0.fps) * (size + FRAME_LINE_BYTES);
+  const fileBytes = cfg.startSeconds ? await file.stat().then((st) => st.size, () => Infinity) : Infinity;
+  if (position >= fileBytes) {
+    await file.close().catch(() => undefined);
+    const lasts = (fileBytes - headerBytes.length) / (size + FRAME_LINE_BYTES) / h0.fps;
+    return post({ type: 'error', error: `camera: ${path} has no frame at second ${cfg.startSeconds} (it lasts ${lasts.toFixed(1)} s)` });
+  }
   let index = 0;
   try {
     while (!stopped) {

@@ -41,6 +41,8 @@ export const cameraSchema = z
     device: z.string().regex(/^\/dev\/[A-Za-z0-9_/.-]+$/, 'a device path such as /dev/video0').optional(),
     /** …or a video file (any format ffmpeg reads; `.y4m` without ffmpeg). */
     file: z.string().min(1).optional(),
+    /** A file only: play it from this second on (a recording reviewed from a point; several cameras on one recording not in step). */
+    fileStartSeconds: z.number().min(0).max(7 * 24 * 3600).optional(),
     width: z.number().int().min(16).max(4096).default(1280),
     height: z.number().int().min(16).max(4096).default(720),
     fps: z.number().min(1).max(240).default(30),
@@ -73,7 +75,8 @@ export const cameraSchema = z
       })
       .optional(),
   })
-  .refine((c) => (c.device === undefined) !== (c.file === undefined), 'give a device or a file (exactly one)');
+  .refine((c) => (c.device === undefined) !== (c.file === undefined), 'give a device or a file (exactly one)')
+  .refine((c) => c.fileStartSeconds === undefined || c.file !== undefined, { message: 'fileStartSeconds is for a file, not a device', path: ['fileStartSeconds'] });
 export type CameraConfig = z.infer<typeof cameraSchema>;
 
 const DEFAULT_RAILS = { '0': 'head', '1': 'foot', '2': 'left', '3': 'right' } as const;

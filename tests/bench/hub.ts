@@ -124,6 +124,8 @@ export interface CameraFigure {
 export interface BenchCameras {
   tables: number;
   camera: Record<string, unknown>;
+  /** Seconds between the cameras' starting points in their file (`fileStartSeconds`: camera k starts at k × this); 0: all in step. */
+  staggerSeconds?: number;
 }
 
 type Buckets = Map<string, number>;
@@ -392,7 +394,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         quietWindowMs: QUIET_WINDOW_MS,
         // No refractory gaps in the board's detector: the load is what this bench sets.
         defaultMatch: { variant: 'three-cushion', players: ['Ana', 'Ben'], target: 1000 },
-        ...(cameras && i < cameras.tables ? { camera: cameras.camera } : {}),
+        ...(cameras && i < cameras.tables ? { camera: { ...cameras.camera, ...(cameras.staggerSeconds ? { fileStartSeconds: i * cameras.staggerSeconds } : {}) } } : {}),
       })),
     }),
   );

@@ -186,6 +186,35 @@ describe('camera source: frames off the main thread, through the detector (issue
     expect(s.stats.frames).toBe(120);
   });
 
+  it('a .y4m file played from a second on (fileStartSeconds): the frames before it are skipped; past its end is an error naming the file', async () => {
+    const file = join(dir, 'from-a-second.y4m');
+    writeFileSync(file, syntheticY4m(120, 60)); // 4 s at 30 fps; the square moves from 2 s on
+    const { messages, source: s } = await run(cameraConfig({ file, fileStartSeconds: 1 }));
+    expect(messages.map((x) => x.m.type)).toEqual(['strike', 'shot', 'rest']);
+    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    expect(s.stats.frames).toBe(90);
+    await s.stop();
+    const errors: string[] = [];
+    source = new CameraSource({ table: 't1', camera: cameraConfig({ file, fileStartSeconds: 9 }), processor: null, realtime: false, now: Date.now, onMessage: () => undefined, onError: (e) => errors.push(e) });
+    await expect(source.start()).rejects.toThrow(/from-a-second\.y4m has no frame at second 9 \(it lasts 4\.0 s\)/);
+  });
+
+  it('fileStartSeconds is for a file only: with a device the configuration is refused, naming it', () => {
+    const parsed = parseConfig(JSON.stringify({ tables: [{ id: 't1', source: { type: 'simulator' }, camera: { device: '/dev/video0', fileStartSeconds: 3 } }] }));
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.error).toMatch(/fileStartSeconds is for a file, not a device/);
+  });
+
+  it.skipIf(noFfmpeg)('ffmpeg plays a file from a second on (-ss before -i): the frames before it are skipped', async () => {
+    const { captureArgs } = await import('../../hub/camera/ffmpeg.ts');
+    expect(captureArgs({ file: 'a.mp4', width: 320, height: 240, fps: 30, realtime: true, startSeconds: 2.5 }).slice(0, 10).join(' ')).toBe('-hide_banner -loglevel error -nostdin -re -ss 2.5 -i a.mp4 -an');
+    const file = join(dir, 'testsrc-3s.mp4');
+    execFileSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=30:duration=3', '-pix_fmt', 'yuv420p', '-y', file]);
+    const { source: s } = await run(cameraConfig({ file, fileStartSeconds: 1 }));
+    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    expect(Math.abs(s.stats.frames - 60)).toBeLessThanOrEqual(1); // 2 of its 3 seconds
+  });
+
   it.skipIf(noFfmpeg)('a video file in another format goes through ffmpeg, and a clip of the last seconds is written', async () => {
     const file = join(dir, 'testsrc.mp4');
     execFileSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30:duration=2', '-pix_fmt', 'yuv420p', '-y', file]);
