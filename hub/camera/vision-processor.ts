@@ -7,8 +7,6 @@ import { warmUpAnalysis } from '../vision/warm-up.ts';
 import type { CreateFrameProcessor } from './frame-processor.ts';
 import { visionOptions } from './vision-options.ts';
 
-export { visionOptions, type VisionOptions } from './vision-options.ts';
-
 /**
  * The hub's detector for a table's camera (hub/camera/frame-worker.ts loads this module in
  * the camera's thread): issue 15's tracker (hub/vision/) behind the FrameProcessor seam.
