@@ -26,7 +26,9 @@ function newest(path) {
 /** Builds dist/ when a source is newer than the last build; exits the process if the build fails. */
 export function buildIfStale() {
   const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const stale = SOURCES.some((source) => newest(join(root, source)) > built);
+  // The bundle `npm start` loads is made last (app/bundle.mjs): a build that stopped before it is not done.
+  const bundled = statSync(join(root, 'dist/app/cli.bundle.cjs'), { throwIfNoEntry: false }) !== undefined;
+  const stale = !bundled || SOURCES.some((source) => newest(join(root, source)) > built);
   if (!stale) return;
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -262,8 +262,10 @@ function startNodeFlags(): string[] {
 }
 
 function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string; metricsUrl: string; webUrl: string }> {
-  // BENCH_HUB_MAIN: another build's main.js (a worktree of an older commit, say), for A/B comparisons.
-  const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'dist/app/main.js');
+  // The launcher the systemd unit runs (app/launch.mjs: the bundled build, `npm start` without
+  // its build check). BENCH_HUB_MAIN: another checkout's launcher, or an older build's
+  // dist/app/main.js (a worktree of an older commit, say), for A/B comparisons.
+  const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'app/launch.mjs');
   if (!existsSync(main)) throw new Error(`the compiled hub is missing (${main}): run \`npm run build\` first (npm run bench does)`);
   // The node flags of `npm start`, and BENCH_HUB_NODE_ARGS for more ("--cpu-prof", say).
   const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean)];
@@ -271,7 +273,7 @@ function startHub(configPath: string, dataDir: string): Promise<{ child: ChildPr
   // CPU 1 (pinBench), so that the latency is the hub's and not the load generator's turn.
   const [command, args] = PIN ? ['taskset', ['-c', '0', process.execPath, ...nodeArgs, main, 'start']] : [process.execPath, [...nodeArgs, main, 'start']];
   const child = spawn(command as string, args as string[], {
-    cwd: join(main, '../../../..'),
+    cwd: REPO_ROOT,
     env: { ...process.env, CONFIG: configPath, DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,8 +8,8 @@ import { encodeBoardMessage } from '../../firmware-bridge/messages.ts';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
-/** The compiled hub, as `npm start` and the systemd unit run it (tests build it first: tests/support/build.ts). */
-export const HUB_MAIN = join(REPO_ROOT, 'dist/app/main.js');
+/** The hub's launcher, as `npm start` and the systemd unit run it (tests build dist/ first: tests/support/build.ts). */
+export const HUB_MAIN = join(REPO_ROOT, 'app/start.mjs');
 export const PASSWORD = 'felt-and-chalk';
 export const PASSWORD_HASH = hashPasswordSync(PASSWORD);
 

@@ -109,7 +109,7 @@ describe('start-up failures: one line, non-zero exit within 2 s, nothing left ru
     // Root reads any file: the hub then runs as an unprivileged user, as the systemd unit does.
     const asRoot = process.getuid?.() === 0;
     if (asRoot) {
-      const probe = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(join(REPO_ROOT, 'dist/app/main.js'))})`], { uid: 65534, gid: 65534 });
+      const probe = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(join(REPO_ROOT, 'dist/app/cli.bundle.cjs'))})`], { uid: 65534, gid: 65534 });
       if (componentMissing('an unprivileged user (uid 65534) who can read the repository', probe.status === 0)) return ctx.skip();
       chownSync(dir, 65534, 65534);
       chmodSync(config, 0o644);

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { REPO_ROOT } from '../support/paths.ts';
 
-/** The hub as an operator runs it: the compiled hub in dist/, in a process of its own. */
-export const HUB = ['dist/app/main.js', 'start'];
+/** The hub as an operator runs it (`npm start`): the launcher, which loads the bundled build in dist/, in a process of its own. */
+export const HUB = ['app/start.mjs', 'start'];
 
 /** One build for every test file that runs the compiled hub. */
 export { buildHub } from '../support/build.ts';

@@ -1,0 +1,13 @@
+// The hub's CLI from its build: dist/app/cli.bundle.cjs (app/bundle.mjs), loaded with its
+// code cache (app/load-bundle.mjs). `npm start` comes here after its build check
+// (app/start.mjs); the systemd unit comes here directly (dist/ built at install).
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from './load-bundle.mjs';
+
+// The build of app/cli.ts and what it imports, not a module of another layer: a path, so the
+// import graph (tests/architecture) reads this launcher as what it is, app/ running its own output.
+const { runCli } = loadBundle(fileURLToPath(new URL('../dist/app/cli.bundle.cjs', import.meta.url)));
+const code = await runCli(process.argv.slice(2));
+// A failed command exits at once: nothing it began (a socket, a timer) may keep the process up.
+if (code !== 0) process.exit(code);
+process.exitCode = 0;
