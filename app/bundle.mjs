@@ -1,8 +1,8 @@
 // Part of `npm run build`, after tsc: the compiled CLI (dist/app/cli.js) and what it imports, the
 // hub's own modules and its pure-JavaScript packages, in one CommonJS file that `npm start`
-// loads (app/launch.mjs). One file instead of ~450: the ESM loader's resolving, opening and
+// loads (app/launch.cjs). One file instead of ~450: the ESM loader's resolving, opening and
 // linking of each module was about a quarter of a warm start (issue 18, docs/performance.md).
-// CommonJS rather than ESM because V8 can cache its compiled code (app/load-bundle.mjs) and it
+// CommonJS rather than ESM because V8 can cache its compiled code (app/load-bundle.cjs) and it
 // parsed faster here. dist/ keeps every module too: the tests, the camera's worker threads and
 // the checkpoint worker load them from there.
 import { spawnSync } from 'node:child_process';
@@ -40,7 +40,7 @@ const keepModuleUrls = {
 };
 
 async function bundle() {
-  // A build that fails here leaves no bundle, which the next `npm start` rebuilds (build-if-stale.mjs).
+  // A build that fails here leaves no bundle, which the next `npm start` rebuilds (build-if-stale.cjs).
   rmSync(BUNDLE, { force: true });
   const result = await esbuild.build({
     entryPoints: [`${dist}app/cli.js`],
@@ -87,8 +87,8 @@ function writeCodeCache() {
   rmSync(`${BUNDLE}.v8-cache`, { force: true });
   const root = fileURLToPath(new URL('../', import.meta.url));
   const script = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts.start;
-  const flags = /^node((?: --\S+)*) app\/start\.mjs\b/.exec(script)?.[1].trim().split(' ').filter(Boolean) ?? [];
-  const made = spawnSync(process.execPath, [...flags, `${root}app/load-bundle.mjs`, BUNDLE], { encoding: 'utf8' });
+  const flags = /^node((?: --\S+)*) app\/start\.cjs\b/.exec(script)?.[1].trim().split(' ').filter(Boolean) ?? [];
+  const made = spawnSync(process.execPath, [...flags, `${root}app/load-bundle.cjs`, BUNDLE], { encoding: 'utf8' });
   if (made.status !== 0) process.stderr.write(`bundle: no code cache (${made.stderr.trim()}); the hub compiles at every start\n`);
 }
 

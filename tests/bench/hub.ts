@@ -256,16 +256,16 @@ async function serveBoards(tables: number): Promise<ServedBoard[]> {
 /** The node flags `npm start` runs the hub with, read from package.json so both stay the same. */
 function startNodeFlags(): string[] {
   const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const m = /node((?: --\S+)*) app\/start\.mjs start/.exec(script);
-  if (!m) throw new Error(`package.json's start script does not run app/start.mjs: ${script}`);
+  const m = /node((?: --\S+)*) app\/start\.cjs start/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run app/start.cjs: ${script}`);
   return m[1]!.trim().split(' ').filter(Boolean);
 }
 
 function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string; metricsUrl: string; webUrl: string }> {
-  // The launcher the systemd unit runs (app/launch.mjs: the bundled build, `npm start` without
+  // The launcher the systemd unit runs (app/launch.cjs: the bundled build, `npm start` without
   // its build check). BENCH_HUB_MAIN: another checkout's launcher, or an older build's
   // dist/app/main.js (a worktree of an older commit, say), for A/B comparisons.
-  const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'app/launch.mjs');
+  const main = process.env.BENCH_HUB_MAIN ?? join(REPO_ROOT, 'app/launch.cjs');
   if (!existsSync(main)) throw new Error(`the compiled hub is missing (${main}): run \`npm run build\` first (npm run bench does)`);
   // The node flags of `npm start`, and BENCH_HUB_NODE_ARGS for more ("--cpu-prof", say).
   const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean)];

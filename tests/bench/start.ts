@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 /**
  * `npm run bench:start`: a warm start as an operator makes it (issue 18). `npm start` (npm's
- * own start-up, app/build-if-stale.mjs finding dist/ current, the hub) until `/healthz`
+ * own start-up, app/build-if-stale.cjs finding dist/ current, the hub) until `/healthz`
  * answers 200, five times (BENCH_RUNS), the median. The demo venue (no CONFIG), a fresh
  * DATA_DIR each time. dist/ is built first if stale, outside the timing.
  */
@@ -85,7 +85,7 @@ async function oneStart(): Promise<{ healthzMs: number; cpuMs: number; waitMs: n
   }
 }
 
-const build = spawnSync(process.execPath, ['app/build-if-stale.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+const build = spawnSync(process.execPath, ['app/build-if-stale.cjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
 if (build.status !== 0) throw new Error('the build failed');
 
 const times: number[] = [];

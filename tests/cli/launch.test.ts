@@ -9,19 +9,19 @@ import { FIXTURE_SCENARIOS_DIR, REPO_ROOT } from '../support/paths.ts';
 
 /**
  * `npm start` loads the CLI as one bundled file with V8's code cache (app/bundle.mjs,
- * app/load-bundle.mjs, app/launch.mjs; issue 18). The hub's own process tests run through it
+ * app/load-bundle.cjs, app/launch.cjs; issue 18). The hub's own process tests run through it
  * (tests/hub/process.test.ts, tests/security); these check the bundle and the cache themselves.
  */
 const BUNDLE = join(REPO_ROOT, 'dist/app/cli.bundle.cjs');
-const START_FLAGS = /^node((?: --\S+)*) app\/start\.mjs start$/.exec((JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!.trim().split(' ');
+const START_FLAGS = /^node((?: --\S+)*) app\/start\.cjs start$/.exec((JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!.trim().split(' ');
 
 beforeAll(() => buildHub(), 330_000);
 
-const launch = (args: string[]) => spawnSync(process.execPath, [...START_FLAGS, 'app/launch.mjs', ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
+const launch = (args: string[]) => spawnSync(process.execPath, [...START_FLAGS, 'app/launch.cjs', ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
 
-/** Node with `npm start`'s flags running a script that imports app/load-bundle.mjs. */
+/** Node with `npm start`'s flags running a script that imports app/load-bundle.cjs. */
 function withLoader(script: string, ...args: string[]) {
-  const loader = JSON.stringify(join(REPO_ROOT, 'app/load-bundle.mjs'));
+  const loader = JSON.stringify(join(REPO_ROOT, 'app/load-bundle.cjs'));
   return spawnSync(process.execPath, [...START_FLAGS, '--input-type=module', '-e', `import { loadBundle } from ${loader};\n${script}`, '--', ...args], { encoding: 'utf8', timeout: 30_000 });
 }
 
@@ -70,7 +70,7 @@ describe('the bundled CLI (npm start)', () => {
   });
 });
 
-describe('loading a bundle with its code cache (app/load-bundle.mjs)', () => {
+describe('loading a bundle with its code cache (app/load-bundle.cjs)', () => {
   const run = `const m = loadBundle(process.argv[1]); console.log(m.answer(), typeof require);`;
 
   function bundleIn(dir: string): string {

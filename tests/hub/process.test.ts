@@ -13,9 +13,9 @@ import { request } from './support.ts';
 
 /**
  * The hub as an operator runs it: `npm start`, which builds (`npm run build`) and runs the
- * bundled hub in dist/ in a process of its own (app/start.mjs).
+ * bundled hub in dist/ in a process of its own (app/start.cjs).
  */
-const HUB = ['app/start.mjs', 'start'];
+const HUB = ['app/start.cjs', 'start'];
 beforeAll(() => buildHub(), 330_000);
 
 const children: ChildProcessWithoutNullStreams[] = [];

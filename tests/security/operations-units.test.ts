@@ -148,7 +148,7 @@ describe('the systemd unit', () => {
     expect(unit).toMatch(/^RestartPreventExitStatus=2$/m);
     // npm start's launcher without the build check, under npm start's flags (the build's code cache is made under them).
     const start = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    expect(unit).toMatch(new RegExp(`^ExecStart=/usr/bin/${start.replace('app/start.mjs', 'app/launch.mjs').replace(/[.-]/g, '\\$&')}$`, 'm'));
+    expect(unit).toMatch(new RegExp(`^ExecStart=/usr/bin/${start.replace('app/start.cjs', 'app/launch.cjs').replace(/[.-]/g, '\\$&')}$`, 'm'));
     // Its certificate settings are the ones `start` reads: missing files stop it, naming them.
     const parsed = readStartEnv(env, '/opt/billiards-hub');
     expect(!parsed.ok && parsed.error).toMatch(/^TLS_CERT \/etc\/billiards\/tls\/hub\.crt: cannot read it/);

@@ -9,7 +9,7 @@ import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /** The hub's launcher, as `npm start` and the systemd unit run it (tests build dist/ first: tests/support/build.ts). */
-export const HUB_MAIN = join(REPO_ROOT, 'app/start.mjs');
+export const HUB_MAIN = join(REPO_ROOT, 'app/start.cjs');
 export const PASSWORD = 'felt-and-chalk';
 export const PASSWORD_HASH = hashPasswordSync(PASSWORD);
 

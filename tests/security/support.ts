@@ -6,7 +6,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /** The hub as an operator runs it (`npm start`): the launcher, which loads the bundled build in dist/, in a process of its own. */
-export const HUB = ['app/start.mjs', 'start'];
+export const HUB = ['app/start.cjs', 'start'];
 
 /** One build for every test file that runs the compiled hub. */
 export { buildHub } from '../support/build.ts';

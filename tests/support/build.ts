@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from './paths.ts';
 
 /**
- * The build `npm start` makes (app/build-if-stale.mjs: `npm run build` when a source is
+ * The build `npm start` makes (app/build-if-stale.cjs: `npm run build` when a source is
  * newer than dist/), for tests that run the compiled hub as an operator does. Test files
  * run in parallel: a lock directory serialises them so that two never write dist/ at once.
  */
@@ -25,7 +25,7 @@ export function buildHub(): void {
     }
   }
   try {
-    const build = spawnSync(process.execPath, ['app/build-if-stale.mjs'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 150_000 });
+    const build = spawnSync(process.execPath, ['app/build-if-stale.cjs'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 150_000 });
     if (build.status !== 0) throw new Error(`npm run build failed: ${build.stdout}${build.stderr}`);
   } finally {
     rmdirSync(lock);

@@ -4,11 +4,11 @@
 // (its version, the node flags, the source) and ignores one that does not fit; `npm run build`
 // writes it under `npm start`'s flags, and a start that finds it missing or ignored writes it
 // again for the next one (where dist/ is writable).
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire, Module } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { createRequire, Module } = require('node:module');
+const { dirname } = require('node:path');
+const { Script } = require('node:vm');
 
 const cacheOf = (file) => `${file}.v8-cache`;
 
@@ -19,7 +19,7 @@ function compile(file, cachedData) {
 }
 
 /** The bundle's exports, after running it as a CommonJS module. */
-export function loadBundle(file) {
+function loadBundle(file) {
   let cachedData;
   try {
     cachedData = readFileSync(cacheOf(file));
@@ -28,9 +28,9 @@ export function loadBundle(file) {
   }
   const script = compile(file, cachedData);
   if (cachedData === undefined || script.cachedDataRejected) saveCache(script, file);
-  const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  return module.exports;
+  const loaded = { exports: {} };
+  script.runInThisContext().call(loaded.exports, loaded.exports, createRequire(file), loaded, file, dirname(file));
+  return loaded.exports;
 }
 
 /** Written whole or not at all (two hubs starting at once); never a reason not to start. */
@@ -44,5 +44,7 @@ function saveCache(script, file) {
   }
 }
 
-// `node <npm start's flags> app/load-bundle.mjs FILE` (npm run build): the cache for FILE alone.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv[2]) saveCache(compile(process.argv[2]), process.argv[2]);
+module.exports = { loadBundle };
+
+// `node <npm start's flags> app/load-bundle.cjs FILE` (npm run build): the cache for FILE alone.
+if (require.main === module && process.argv[2]) saveCache(compile(process.argv[2]), process.argv[2]);

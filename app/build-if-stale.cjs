@@ -1,12 +1,12 @@
-// `npm start` runs this before the hub (app/start.mjs, in the hub's own process): it compiles (`npm run build`) only when a source
+// `npm start` runs this before the hub (app/start.cjs, in the hub's own process): it compiles (`npm run build`) only when a source
 // is newer than the last build, so a warm start does not pay tsc's ~2 s of finding
 // nothing to do. A fresh clone has no dist/ and builds as before.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+'use strict';
+const { spawnSync } = require('node:child_process');
+const { readdirSync, statSync, utimesSync } = require('node:fs');
+const { join } = require('node:path');
 
-const root = fileURLToPath(new URL('../', import.meta.url));
+const root = join(__dirname, '..');
 const stamp = join(root, 'dist/.tsbuildinfo');
 const SOURCES = ['app', 'hub', 'firmware-bridge', 'web', 'hardware', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
@@ -24,7 +24,7 @@ function newest(path) {
 }
 
 /** Builds dist/ when a source is newer than the last build; exits the process if the build fails. */
-export function buildIfStale() {
+function buildIfStale() {
   const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   // The bundle `npm start` loads is made last (app/bundle.mjs): a build that stopped before it is not done.
   const bundled = statSync(join(root, 'dist/app/cli.bundle.cjs'), { throwIfNoEntry: false }) !== undefined;
@@ -37,5 +37,7 @@ export function buildIfStale() {
   utimesSync(stamp, now, now);
 }
 
+module.exports = { buildIfStale };
+
 // Run as a script (the tests' build helper does): just the build.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) buildIfStale();
+if (require.main === module) buildIfStale();
