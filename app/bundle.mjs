@@ -7,7 +7,7 @@
 // the checkpoint worker load them from there.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -66,7 +66,6 @@ async function bundle() {
   if (problems.length > 0) throw new Error(`bundle: ${problems.map((e) => `${e.location?.file ?? ''} ${e.text}`.trim()).join('; ')}`);
   await writeFile(BUNDLE, asciiOnly(result.outputFiles[0].text));
   writeCodeCache();
-  return (await stat(BUNDLE)).size;
 }
 
 /**
