@@ -86,7 +86,9 @@ function writeCodeCache() {
   rmSync(`${BUNDLE}.v8-cache`, { force: true });
   const root = fileURLToPath(new URL('../', import.meta.url));
   const script = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts.start;
-  const flags = /^node((?: --\S+)*) app\/start\.cjs\b/.exec(script)?.[1].trim().split(' ').filter(Boolean) ?? [];
+  const started = /^node((?: --\S+)*) app\/start\.cjs\b/.exec(script);
+  if (!started) throw new Error(`bundle: package.json's start script does not run app/start.cjs, so its node flags (which the code cache must match) are unknown: ${script}`);
+  const flags = started[1].trim().split(' ').filter(Boolean);
   const made = spawnSync(process.execPath, [...flags, `${root}app/load-bundle.cjs`, BUNDLE], { encoding: 'utf8' });
   if (made.status !== 0) process.stderr.write(`bundle: no code cache (${made.stderr.trim()}); the hub compiles at every start\n`);
 }

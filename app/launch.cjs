@@ -5,8 +5,7 @@
 const { join } = require('node:path');
 const { loadBundle } = require('./load-bundle.cjs');
 
-// The build of app/cli.ts and what it imports, not a module of another layer: a path, so the
-// import graph (tests/architecture) reads this launcher as what it is, app/ running its own output.
+// The build of app/cli.ts and what it imports (app/bundle.mjs).
 const { runCli } = loadBundle(join(__dirname, '../dist/app/cli.bundle.cjs'));
 runCli(process.argv.slice(2)).then((code) => {
   // A failed command exits at once: nothing it began (a socket, a timer) may keep the process up.

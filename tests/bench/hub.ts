@@ -9,6 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import { VirtualBoard } from '../../hardware/simulator/virtual-board.ts';
+import { startNodeFlags } from '../support/build.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /**
@@ -253,13 +254,6 @@ async function serveBoards(tables: number): Promise<ServedBoard[]> {
   return boards;
 }
 
-/** The node flags `npm start` runs the hub with, read from package.json so both stay the same. */
-function startNodeFlags(): string[] {
-  const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const m = /node((?: --\S+)*) app\/start\.cjs start/.exec(script);
-  if (!m) throw new Error(`package.json's start script does not run app/start.cjs: ${script}`);
-  return m[1]!.trim().split(' ').filter(Boolean);
-}
 
 function startHub(configPath: string, dataDir: string): Promise<{ child: ChildProcess; mqttUrl: string; metricsUrl: string; webUrl: string }> {
   // The launcher the systemd unit runs (app/launch.cjs: the bundled build, `npm start` without

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHub } from '../support/build.ts';
+import { buildHub, startNodeFlags } from '../support/build.ts';
 import { subsetMismatch } from '../support/expect-subset.ts';
 import { FIXTURE_SCENARIOS_DIR, REPO_ROOT } from '../support/paths.ts';
 
@@ -13,7 +13,7 @@ import { FIXTURE_SCENARIOS_DIR, REPO_ROOT } from '../support/paths.ts';
  * (tests/hub/process.test.ts, tests/security); these check the bundle and the cache themselves.
  */
 const BUNDLE = join(REPO_ROOT, 'dist/app/cli.bundle.cjs');
-const START_FLAGS = /^node((?: --\S+)*) app\/start\.cjs start$/.exec((JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!.trim().split(' ');
+const START_FLAGS = startNodeFlags();
 
 beforeAll(() => buildHub(), 330_000);
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
-import { buildHub } from '../support/build.ts';
+import { buildHub, startNodeFlags } from '../support/build.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { startHub as startHubProcess } from '../security/support.ts';
 import { request } from './support.ts';
@@ -15,7 +15,7 @@ import { request } from './support.ts';
  * The hub as an operator runs it: `npm start`, which builds (`npm run build`) and runs the
  * bundled hub in dist/ in a process of its own (app/start.cjs).
  */
-const HUB = ['app/start.cjs', 'start'];
+const HUB = [...startNodeFlags(), 'app/start.cjs', 'start'];
 beforeAll(() => buildHub(), 330_000);
 
 const children: ChildProcessWithoutNullStreams[] = [];

@@ -6,6 +6,7 @@ import { checkPorts, isLoopback, readStartEnv } from '../../app/start-checks.ts'
 import { rateLimitedLog } from '../../hub/ops/log.ts';
 import { passwordHashProblem, hashPasswordSync } from '../../hub/ops/password.ts';
 import { EventStore } from '../../hub/store/event-store.ts';
+import { startNodeFlags } from '../support/build.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { holdPort } from './ops-support.ts';
 
@@ -147,8 +148,8 @@ describe('the systemd unit', () => {
     expect(isLoopback(env.MQTT_HOST ?? '127.0.0.1')).toBe(true);
     expect(unit).toMatch(/^RestartPreventExitStatus=2$/m);
     // npm start's launcher without the build check, under npm start's flags (the build's code cache is made under them).
-    const start = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    expect(unit).toMatch(new RegExp(`^ExecStart=/usr/bin/${start.replace('app/start.cjs', 'app/launch.cjs').replace(/[.-]/g, '\\$&')}$`, 'm'));
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node .* app\/launch\.cjs start$/m);
+    expect(/^ExecStart=\/usr\/bin\/node ((?:--\S+ )*)app\/launch\.cjs start$/m.exec(unit)![1]!.trim().split(' ')).toEqual(startNodeFlags());
     // Its certificate settings are the ones `start` reads: missing files stop it, naming them.
     const parsed = readStartEnv(env, '/opt/billiards-hub');
     expect(!parsed.ok && parsed.error).toMatch(/^TLS_CERT \/etc\/billiards\/tls\/hub\.crt: cannot read it/);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBoardMessage } from '../../firmware-bridge/messages.ts';
 import { hashPasswordSync } from '../../hub/ops/password.ts';
+import { startNodeFlags } from '../support/build.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
 /** The hub's launcher, as `npm start` and the systemd unit run it (tests build dist/ first: tests/support/build.ts). */
@@ -59,7 +60,7 @@ const BASE_ENV = { PORT: '0', MQTT_PORT: '0', MQTT_WS_PORT: '0', LOG_LEVEL: 'err
 /** Runs `start` until it exits by itself (or `limitMs` passes): its exit code, output and how long it took. */
 export function runToExit(env: Record<string, string>, limitMs = 15_000, options: { uid?: number; gid?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; exited: boolean }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [HUB_MAIN, 'start'], { cwd: REPO_ROOT, env: { ...process.env, ...BASE_ENV, ...env }, ...options });
+  const child = spawn(process.execPath, [...startNodeFlags(), HUB_MAIN, 'start'], { cwd: REPO_ROOT, env: { ...process.env, ...BASE_ENV, ...env }, ...options });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -89,7 +90,7 @@ export interface RunningHub {
 
 /** Starts the hub and waits for its banner. */
 export function startHub(env: Record<string, string>): Promise<RunningHub> {
-  const child = spawn(process.execPath, [HUB_MAIN, 'start'], { cwd: REPO_ROOT, env: { ...process.env, ...BASE_ENV, ...env } });
+  const child = spawn(process.execPath, [...startNodeFlags(), HUB_MAIN, 'start'], { cwd: REPO_ROOT, env: { ...process.env, ...BASE_ENV, ...env } });
   children.add(child);
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));

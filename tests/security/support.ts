@@ -5,11 +5,16 @@ import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { REPO_ROOT } from '../support/paths.ts';
 
-/** The hub as an operator runs it (`npm start`): the launcher, which loads the bundled build in dist/, in a process of its own. */
-export const HUB = ['app/start.cjs', 'start'];
+/**
+ * The hub as an operator runs it (`npm start`, its node flags too): the launcher, which loads
+ * the bundled build in dist/, in a process of its own. Under other flags V8 would refuse the
+ * build's code cache and each start would write it again.
+ */
+export const HUB = [...startNodeFlags(), 'app/start.cjs', 'start'];
 
 /** One build for every test file that runs the compiled hub. */
 export { buildHub } from '../support/build.ts';
+import { startNodeFlags } from '../support/build.ts';
 
 export const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p));
 export const MOSQUITTO_PASSWD = ['/usr/bin/mosquitto_passwd', '/usr/sbin/mosquitto_passwd'].find((p) => existsSync(p));

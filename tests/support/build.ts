@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths.ts';
 
@@ -30,4 +30,12 @@ export function buildHub(): void {
   } finally {
     rmdirSync(lock);
   }
+}
+
+/** The node flags `npm start` runs the hub with (package.json), for tests and benches that run it so. */
+export function startNodeFlags(): string[] {
+  const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const m = /^node((?: --\S+)*) app\/start\.cjs start$/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run app/start.cjs: ${script}`);
+  return m[1]!.trim().split(' ').filter(Boolean);
 }
