@@ -247,7 +247,9 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     const got = withDoubts(x).filter((e) => e.kind === 'ball');
     expect(got.every((e) => e.maybe)).toBe(true);
     expect(got.filter((e) => e.kind === 'ball' && e.balls.every((b) => b === null)).length).toBeGreaterThanOrEqual(2);
-    expect(got.filter((e) => e.kind === 'ball' && e.balls[0] !== null).map((e) => (e.kind === 'ball' ? e.balls[0] : '')).sort()).toEqual(['red', 'yellow']);
+    expect(got.filter((e) => e.kind === 'ball' && e.balls[0] !== null).map((e) => (e.kind === 'ball' ? e.balls[0] : '')).sort()).toEqual(['red', 'white', 'yellow']);
+    // The white's pass by the yellow is a maybe contact of that pair: the stated white–red one is no cover for it (nearPasses).
+    expect(got.some((e) => e.kind === 'ball' && [...e.balls].sort().join('+') === 'white+yellow')).toBe(true);
   });
 
   it('the first ball seen away from its place needs no contact, even when its start was hidden (the cue over it)', () => {
