@@ -632,7 +632,9 @@ export function unmovedPartners({ tracks, events, dt, partial }: Pick<DoubtInput
 
 export type Seen = { t: number; at: [number, number] };
 const seen = (samples: readonly TrackSample[]): Seen[] => samples.filter((s): s is Seen => s.at !== null);
-const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
+/** A root of squares, not Math.hypot: the doubts take ~10⁵ distances a shot, and V8's hypot is 3–4× slower. */
+const norm = (x: number, y: number) => Math.sqrt(x * x + y * y);
+const dist = (a: readonly number[], b: readonly number[]) => norm(a[0]! - b[0]!, a[1]! - b[1]!);
 
 /**
  * When each ball first left its resting place (t: between the last sighting there and the first
@@ -735,12 +737,14 @@ export function possibleRails({ tracks, dt, ballRadius: R, table, events }: Doub
       // speed to go by (a ball struck beside a rail meets it within a few ms, seed 10101).
       const departing = k === 1 || dist(s[k - 2]!.at, a.at) < 2 || (k > 2 && dist(s[k - 3]!.at, s[k - 2]!.at) < 2);
       for (const r of rails) {
+        // Far from this rail at both ends (the way by it is longer than the travel): most steps, most rails.
+        if (Math.max(0, (a.at[r.axis] - r.line) * r.n) + Math.max(0, (b.at[r.axis] - r.line) * r.n) > 1.25 * travel + TOUCH_SLACK) continue;
         const gap = (x: Seen) => (x.at[r.axis] - r.line) * r.n; // centre to where it touches the rail, mm
         const d0 = Math.max(0, gap(a) - NOISE_MM);
         const d1 = Math.max(0, gap(b) - NOISE_MM);
         const along = Math.abs(b.at[1 - r.axis]! - a.at[1 - r.axis]!);
         // By way of the rail, the ball would have run at least this far between the two sightings.
-        const bounced = Math.hypot(along, Math.max(0, gap(a)) + Math.max(0, gap(b)));
+        const bounced = norm(along, Math.max(0, gap(a)) + Math.max(0, gap(b)));
         if (bounced > 1.25 * travel + TOUCH_SLACK) continue;
         // And at the speeds toward and away from it that the neighbouring steps show (a ball
         // rolling along a rail neither comes at it nor leaves it): in, touch, out within the step.
@@ -809,7 +813,7 @@ export function railsAcrossGaps({ tracks, dt, ballRadius: R, table, events }: Do
         const leaving = gap(b1) - gap(b);
         // Turned back: toward it, then away from it, one of the two beyond a centroid's noise.
         if (coming <= 0 || leaving <= 0 || Math.max(coming, leaving) <= NOISE_MM) continue;
-        const way = Math.hypot(b.at[1 - r.axis]! - a.at[1 - r.axis]!, gap(a) + gap(b)) - NOISE_MM - TOUCH_SLACK;
+        const way = norm(b.at[1 - r.axis]! - a.at[1 - r.axis]!, gap(a) + gap(b)) - NOISE_MM - TOUCH_SLACK;
         if (way > fastest * (b.t - a.t)) continue;
         const stated = events.some((e) => e.kind === 'cushion' && e.rail === r.rail && (e.ball === ball || e.ball === null) && e.t >= a.t - dt && e.t <= b.t + dt);
         if (stated) continue;
@@ -827,7 +831,7 @@ function closest(a0: readonly number[], a1: readonly number[], b0: readonly numb
   const v = [a1[0]! - a0[0]! - (b1[0]! - b0[0]!), a1[1]! - a0[1]! - (b1[1]! - b0[1]!)];
   const vv = v[0]! * v[0]! + v[1]! * v[1]!;
   const f = vv > 1e-9 ? Math.max(0, Math.min(1, -(p[0]! * v[0]! + p[1]! * v[1]!) / vv)) : 0;
-  return [Math.hypot(p[0]! + f * v[0]!, p[1]! + f * v[1]!), f];
+  return [norm(p[0]! + f * v[0]!, p[1]! + f * v[1]!), f];
 }
 
 export function nearPasses({ tracks, dt, ballRadius: R, events, partial }: DoubtInput): DoubtEvent[] {
@@ -837,18 +841,27 @@ export function nearPasses({ tracks, dt, ballRadius: R, events, partial }: Doubt
   // 21223, carom 30 s18 #15: the yellow and the red by the left rail near the corner, both seen
   // in part, 69.6 mm apart at the frame after they touched — 0.1 mm past the clear slack — and
   // the yellow–red contact that made the point was never stated).
-  const inPart = (ball: string, ...ts: number[]) => ts.some((t) => partial?.get(ball)?.has(t) === true);
+  const inPart = (ball: string, ta: number, tb: number) => partial?.get(ball)?.has(ta) === true || partial?.get(ball)?.has(tb) === true;
+  const farthestTouch = 2 * R + TOUCH_SLACK + 2 * PARTIAL_MM;
   for (let i = 0; i < ids.length; i++) {
     for (let j = i + 1; j < ids.length; j++) {
       const A = tracks.get(ids[i]!)!;
       const B = tracks.get(ids[j]!)!;
       const n = Math.min(A.length, B.length);
       for (let k = 1; k < n; k++) {
-        const [a0, a1, b0, b1] = [A[k - 1]!.at, A[k]!.at, B[k - 1]!.at, B[k]!.at];
+        const a0 = A[k - 1]!.at;
+        const a1 = A[k]!.at;
+        const b0 = B[k - 1]!.at;
+        const b1 = B[k]!.at;
         if (!a0 || !a1 || !b0 || !b1 || A[k]!.t !== B[k]!.t) continue;
-        if (dist(a0, a1) < 2 && dist(b0, b1) < 2) continue; // both still (frozen together, or resting apart)
+        const stepA = dist(a0, a1);
+        const stepB = dist(b0, b1);
+        if (stepA < 2 && stepB < 2) continue; // both still (frozen together, or resting apart)
+        // Never nearer in the step than where they began less both steps: most pairs are far apart.
+        if (dist(a0, b0) - stepA - stepB > farthestTouch) continue;
         const [d, f] = closest(a0, a1, b0, b1);
-        const [ta, tb] = [A[k - 1]!.t, A[k]!.t];
+        const ta = A[k - 1]!.t;
+        const tb = A[k]!.t;
         const touch = 2 * R + TOUCH_SLACK + PARTIAL_MM * ((inPart(ids[i]!, ta, tb) ? 1 : 0) + (inPart(ids[j]!, ta, tb) ? 1 : 0));
         if (d > touch) continue;
         const t = A[k - 1]!.t + f * (A[k]!.t - A[k - 1]!.t);
