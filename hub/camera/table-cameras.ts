@@ -54,7 +54,7 @@ export class TableCameras {
   private readonly lastStatus = new Map<string, string>();
   readonly clips: ClipStore;
   /** From a frame's arrival in the worker to its tracker message on the hub's thread… the worker's part. */
-  readonly latency = new Histogram([1, 2, 5, 10, 20, 30, 50, 100, 250, 1000]);
+  readonly latency = new Histogram([1, 2, 5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 250, 1000]);
   /** Every frame: its arrival in the worker to the detector done with it (queue included). */
   readonly frameLatency = new Histogram([1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 100, 250, 1000]);
   private clipsWritten = new Map<string, number>();
