@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,6 +20,9 @@ export default function setup(): () => void {
     if (!alive(pid)) rmSync(join(base, name), { recursive: true, force: true });
   }
   const dir = mkdtempSync(join(base, PREFIX));
+  // As /tmp is (sticky, open to all): some tests run the hub or Mosquitto as another user, which
+  // must reach its files under here as it reached them under /tmp.
+  chmodSync(dir, 0o1777);
   writeFileSync(join(dir, 'pid'), String(process.pid));
   const before = process.env.TMPDIR;
   process.env.TMPDIR = dir;
