@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebPanel, hashPassword, type WebPanel } from '../../web/index.ts';
 import { VENUE_PASSWORD, click, feedShot, linkUp, railHit, startTestHub, testConfig, type TestHub } from '../hub/support.ts';
@@ -281,7 +281,10 @@ describe.skipIf(skip)('referee console and displays in Chromium, real hub, senso
     // A real video frame (ffmpeg's test card) behind the overlay, as a streaming program composes it.
     await page.goto(`${base}/overlay/t1`);
     await page.locator('.lt-bar').waitFor();
-    const bar = await page.locator('.lt-bar').boundingBox();
+    // The bar is drawn again at each update the hub streams: a box read between two drawings is
+    // null (seen once in a loaded run), so it is read until it stands.
+    let bar: Awaited<ReturnType<Locator['boundingBox']>> = null;
+    await expect.poll(async () => (bar = await page.locator('.lt-bar').boundingBox()), { timeout: 5_000 }).not.toBeNull();
     expect(bar!.height).toBeLessThan(80);
     expect(bar!.y).toBeGreaterThan(720 / 2);
     expect(await page.locator('.lt-player').count()).toBe(2);
