@@ -55,6 +55,23 @@ describe('camera doubts (docs/vision.md, the maybe extension)', () => {
     expect(cueBallDoubts(fromTracker, recorded, 'red')).toEqual(fromTracker);
   });
 
+  it('RULES §10, the cue ball known (the hub): its own leaving, stated by the tracker as struck by an unknown ball, is only maybe (held-out 21228, five skittles s14 #5)', () => {
+    // The red seen away first (taken for the struck ball), the white (the cue ball) leaving far
+    // and clean 400 ms later: not knowing the cue ball, the tracker states the white struck, surely.
+    const paths = { red: moving([1500, 700], 100, [1, 0]), white: moving([500, 700], 500, [1, 0.2]), yellow: still([2000, 300]) };
+    const fromTracker = withDoubts(input(paths)) as DoubtEvent[];
+    const sure = fromTracker.filter((e) => e.kind === 'ball' && !e.maybe);
+    expect(sure).toEqual([{ kind: 'ball', balls: ['white', null], t: expect.any(Number) }]);
+    // The hub knows the white is the cue ball: the cue struck it, so that contact is maybe (a
+    // miss, touching no ball, stays among the readings), and the red's leaving needs one, maybe.
+    const withCue = cueBallDoubts(fromTracker, Object.fromEntries(tracks(paths)), 'white');
+    expect(withCue.filter((e) => e.kind === 'ball' && !e.maybe)).toEqual([]);
+    expect(withCue.filter((e) => e.kind === 'ball').map((e) => e.kind === 'ball' && e.balls[0]).sort()).toEqual(['red', 'white']);
+    // Idempotent, and the red taken for the cue ball changes nothing.
+    expect(cueBallDoubts(withCue as DoubtEvent[], Object.fromEntries(tracks(paths)), 'white')).toEqual(withCue);
+    expect(cueBallDoubts(fromTracker, Object.fromEntries(tracks(paths)), 'red')).toEqual(fromTracker);
+  });
+
   it('TC-1: a cushion within a frame of a contact of the same ball may be on either side of it; a cushion with another ball beside may have been that ball', () => {
     // The yellow's third cushion and its contact with the white inside one frame interval
     // (seed 13131: 31 ms apart, timed in the wrong order).
