@@ -592,6 +592,8 @@ function reachedAround(tracks: DoubtInput['tracks'], spot: { at: readonly [numbe
  * sightings of something else (held-out 21225, five skittles 30 s5 #18: the player's arm over
  * the two lying by the left rail, tracked for it in part 80 mm off for three frames, read as
  * the two striking the rail before the stroke — the camera alone scored it for the opponent).
+ * And any contact stated while a ball was away from its place only in sightings of part of it,
+ * clear and still there before and after (awayOnlyInPart).
  */
 export function unmovedPartners({ tracks, events, dt, partial }: Pick<DoubtInput, 'tracks' | 'events' | 'dt' | 'partial'>): Set<number> {
   const moves = departures(tracks, dt);
@@ -626,8 +628,31 @@ export function unmovedPartners({ tracks, events, dt, partial }: Pick<DoubtInput
       const far = counted.filter((x) => dist(x.at, home) > FAR_MM).length;
       if (stillBefore && near && far <= 1) out.add(k);
     }
+    // Or stated inside a stretch seen only in part that left from its place and came back to it.
+    if ((e.kind === 'ball' ? e.balls : [e.ball]).some((b) => b !== null && awayOnlyInPart(seen(tracks.get(b) ?? []), partial?.get(b), e.t))) out.add(k);
   });
   return out;
+}
+
+/**
+ * Was the ball seen clearly lying still at one place before t and clearly lying still there
+ * again after t, and away from it in between only in part (something over its edge) or not at
+ * all? A ball struck from rest does not come back to its very place; an arm or the cue over it,
+ * tracked for it in part, does (held-out 21229, balkline 47/2 60 s3 #16: the player's arm over
+ * the white lying by the right rail, tracked for it in part for nine frames up to 150 mm off
+ * and into the rail, then the white seen clearly where it lay; the white's rail hit was stated
+ * sure, so it had moved, so the yellow's maybe contact with an unknown ball was with it: the
+ * camera alone scored a point that was not).
+ */
+function awayOnlyInPart(s: readonly Seen[], partial: ReadonlySet<number> | undefined, t: number): boolean {
+  if (!partial) return false;
+  const clear = (x: Seen) => !partial.has(x.t);
+  const i = s.findLastIndex((x) => x.t <= t && clear(x));
+  const j = s.findIndex((x) => x.t > t && clear(x));
+  if (i < 2 || j < 0 || j + 3 > s.length) return false;
+  const home = s[i]!.at;
+  const stillHere = (xs: readonly Seen[]) => xs.every((x) => clear(x) && dist(x.at, home) < DEPART_MM);
+  return stillHere(s.slice(i - 2, i + 1)) && stillHere(s.slice(j, j + 3)) && s.slice(i + 1, j).some((x) => dist(x.at, home) >= DEPART_MM);
 }
 
 export type Seen = { t: number; at: [number, number] };

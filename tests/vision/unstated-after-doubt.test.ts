@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findContacts, type TrackSample } from '../../hub/vision/contacts.ts';
-import { withDoubts, type DoubtEvent } from '../../hub/vision/doubts.ts';
-import { analysisStep, everyStep, statedEvents } from '../../hub/vision/tracker.ts';
-import type { Shot, ShotEvent } from '../../hub/rules/events.ts';
-import { createMatch, playTruth } from '../../hardware/simulator/match-helpers.ts';
+import type { DoubtEvent } from '../../hub/vision/doubts.ts';
+import { cameraEvents, dt, load, pair, scored } from './fixture-shots.ts';
 
 /**
  * Two shots the camera alone scored wrong on held-out seed 21227, each because a doubt about one
@@ -22,55 +18,6 @@ import { createMatch, playTruth } from '../../hardware/simulator/match-helpers.t
  *   object ball's real fall of the right skittle, 1.9 s later, was never stated: the prompt's
  *   options left the truth out (doubts.ts, fallsAfterMisreads).
  */
-type Path = ([number, number[], 1] | [number, number[] | null])[];
-type Fixture = {
-  pixelMm: number;
-  ballRadius: number;
-  table: { length: number; width: number };
-  skittles?: { id: string; at: [number, number]; radius: number }[];
-  standing?: string[];
-  read: DoubtEvent[];
-  positions: Shot['positions'];
-  truth: ShotEvent[];
-  paths: Record<string, Path>;
-};
-const load = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as Fixture;
-const pair = (e: DoubtEvent) => (e.kind === 'ball' ? [...e.balls].sort().join('+') : e.kind);
-const dt = 1000 / 60;
-
-/** The camera's events as the tracker states them: contacts on the analysed frames, the watch's falls, then the doubts over every frame. */
-function cameraEvents(fixture: Fixture, read: readonly DoubtEvent[]): DoubtEvent[] {
-  const tracks = new Map(Object.entries(fixture.paths).map(([ball, samples]) => [ball, samples.map(([t, at]): TrackSample => ({ t, at: at as [number, number] | null }))]));
-  const partial = new Map(Object.entries(fixture.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x[2] === 1).map((x) => x[0]))]));
-  const step = analysisStep(dt);
-  const used = new Map([...tracks].map(([ball, samples]) => [ball, everyStep(samples, step)]));
-  const obstacles = (fixture.skittles ?? []).map((k) => ({ at: k.at, radius: k.radius }));
-  const found = findContacts({ tracks: used, dt: dt * step, ballRadius: fixture.ballRadius, table: fixture.table, obstacles, pixelMm: fixture.pixelMm });
-  const stated = statedEvents(found, read as never, dt) as DoubtEvent[];
-  const spots = (fixture.skittles ?? []).map((k) => ({ id: k.id, at: k.at, base: 2 * k.radius }));
-  return withDoubts({ tracks, dt, ballRadius: fixture.ballRadius, table: fixture.table, spots, partial, events: stated, ...(fixture.standing ? { standingBefore: fixture.standing } : {}) });
-}
-
-/** The camera alone's shot on a fresh match beside the truth's: what the engine decided, or the prompt's options. */
-function scored(variant: string, fixture: Fixture, events: readonly DoubtEvent[]) {
-  const setup = { variant, players: ['Ana', 'Ben'], target: 100_000, options: {} } as const;
-  // Past the break (G-5: its first contact must be the red), with the first player's ball again: two misses.
-  const pastTheBreak = () => {
-    const m = createMatch(setup);
-    for (let k = 0; k < 2; k++) playTruth(m, { events: [], positions: fixture.positions });
-    return m;
-  };
-  const truth = pastTheBreak();
-  playTruth(truth, { events: fixture.truth, positions: fixture.positions });
-  const expected = truth.view().shots.at(-1)!;
-  const camera = pastTheBreak();
-  const applied = camera.apply({ kind: 'shot', shot: { events: events as ShotEvent[], positions: fixture.positions } });
-  if (!applied.ok) throw new Error(applied.error);
-  const view = camera.view();
-  const truthOption = (o: { points: number; foul: string | null; turnPasses: boolean }) => o.points === expected.points && o.foul === expected.foul && o.turnPasses === expected.turnPasses;
-  return { expected, prompt: view.status === 'awaiting-referee', truthOffered: view.prompt?.options.some(truthOption) ?? false, decided: view.status === 'awaiting-referee' ? null : view.shots.at(-1)! };
-}
-
 describe('held-out 21227, balkline 47/2 60 s9 #5: a touch of one of two balls frozen together', () => {
   const fixture = load('frozen-pair-21227.json');
 
