@@ -39,7 +39,7 @@ import { analysisStep, everyStep, hideDoubted, statedEvents, type ShotEventOut }
  * places get them from the physics again (`--seed N`: the run's VISION_SEED), checked against
  * the recorded truth's events.
  */
-type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number>; cameraThen: Record<Decision, number>; cameraNow: Record<Decision, number>; wrongFacts: number; ruledOut: number };
+type Row = { shots: number; then: Record<Decision, number>; now: Record<Decision, number>; contacts: Record<Decision, number>; cameraThen: Record<Decision, number>; cameraNow: Record<Decision, number>; wrongFacts: number; ruledOut: number; fusedFirst: number; cameraFirst: number };
 const zero = (): Record<Decision, number> => ({ correct: 0, prompted: 0, wrong: 0 });
 
 const args = process.argv.slice(2);
@@ -107,7 +107,7 @@ for (const [key, records] of streams) {
   let seenContacts: Match = createMatch(setup);
   let seenCamera: Match = createMatch(setup);
   let log: MatchInput[] = [];
-  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero(), cameraThen: zero(), cameraNow: zero(), wrongFacts: 0, ruledOut: 0 };
+  const row = rows.get(`${variant} ${fps}`) ?? { shots: 0, then: zero(), now: zero(), contacts: zero(), cameraThen: zero(), cameraNow: zero(), wrongFacts: 0, ruledOut: 0, fusedFirst: 0, cameraFirst: 0 };
   rows.set(`${variant} ${fps}`, row);
   for (const r of records) {
     const view = truth.view();
@@ -152,14 +152,16 @@ for (const [key, records] of streams) {
     row.contacts[c.decision] += 1;
     row.cameraThen[r.decisions.camera] += 1;
     row.cameraNow[k.decision] += 1;
+    if (d.rank === 1) row.fusedFirst += 1;
+    if (k.rank === 1) row.cameraFirst += 1;
   }
 }
 const per100 = (d: Record<Decision, number>, n: number) => ((100 * d.prompted) / Math.max(1, n)).toFixed(1);
-console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | fused now: wrong facts | truth ruled out | contacts only now | camera alone then | camera alone now |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('| game | fps | shots | fused then: prompts /100 (wrong) | fused now: prompts /100 (wrong) | fused now: wrong facts | truth ruled out | contacts only now | camera alone then | camera alone now | prompts now with the truth offered first: fused; camera alone |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [key, r] of [...rows].sort()) {
   const [variant, fps] = key.split(' ');
-  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${r.wrongFacts} | ${r.ruledOut} | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) |`);
+  console.log(`| ${variant} | ${fps} | ${r.shots} | ${per100(r.then, r.shots)} (${r.then.wrong}) | ${per100(r.now, r.shots)} (${r.now.wrong}) | ${r.wrongFacts} | ${r.ruledOut} | ${per100(r.contacts, r.shots)} (${r.contacts.wrong}) | ${per100(r.cameraThen, r.shots)} (${r.cameraThen.wrong}) | ${per100(r.cameraNow, r.shots)} (${r.cameraNow.wrong}) | ${r.fusedFirst} of ${r.now.prompted}; ${r.cameraFirst} of ${r.cameraNow.prompted} |`);
 }
 if (skipped) console.log(`\n${skipped} stream(s) left out: unfinished, without fusion input, or without the truth's resting places (give --seed).`);
 if (showPrompts || showCameraChanges) console.log(`\n${prompts.join('\n')}`);

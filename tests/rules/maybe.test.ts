@@ -27,6 +27,17 @@ describe('maybe events (RULES §10, extension)', () => {
     expect(r.undetermined).toEqual([{ event: 1, kind: 'ball', field: 'balls', candidates: ['white+red', DID_NOT_HAPPEN] }]);
   });
 
+  it('RULES §10, ranking: a maybe contact of an unknown ball weighs its not having happened at one half, whatever number of balls it may have been', () => {
+    const r = enumerateWorlds([ball('white', 'yellow'), { kind: 'ball', balls: ['white', null], maybe: true }], balls, 'white', recorder);
+    const weight = (key: string) => r.worlds.filter((w) => recorder.key(w.state) === key).reduce((sum, w) => sum + w.weight, 0);
+    expect(weight('white+yellow')).toBeCloseTo(0.5);
+    expect(weight('white+yellow white+red')).toBeCloseTo(0.25);
+    expect(weight('white+yellow white+yellow')).toBeCloseTo(0.25);
+    // A named maybe: one to one, as before.
+    const named = enumerateWorlds([ball('white', 'yellow'), maybe(ball('white', 'red'))], balls, 'white', recorder);
+    expect(named.worlds.map((w) => w.weight)).toEqual([0.5, 0.5]);
+  });
+
   it('a maybe contact of two balls at rest cannot have happened: inferred, nothing asked', () => {
     const r = enumerateWorlds([maybe(ball('yellow', 'red')), ball('white', 'red')], balls, 'white', recorder);
     expect(r.worlds.map((w) => w.state)).toEqual([['white+red']]);

@@ -311,15 +311,18 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
 }
 
 /** Scores one reading of the shot; `inStep` false when the match left the truth's path. */
-export function judge(match: Match, reading: Shot, expected: ShotResult): { decision: Decision; inStep: boolean; note?: string } {
+/** A shot read into `match` and judged against the truth's result; a prompt's `rank`: the truth's place among its options (1: offered first, as most likely), of `offered`. */
+export function judge(match: Match, reading: Shot, expected: ShotResult): { decision: Decision; inStep: boolean; note?: string; rank?: number; offered?: number } {
   const applied = match.apply({ kind: 'shot', shot: reading });
   if (!applied.ok) return { decision: 'wrong', inStep: false, note: `refused: ${applied.error}` };
   const sensed = match.view();
   if (sensed.status === 'awaiting-referee') {
-    const option = sensed.prompt!.options.find((o) => o.points === expected.points && o.foul === expected.foul && o.turnPasses === expected.turnPasses);
-    if (!option) return { decision: 'wrong', inStep: false, note: 'prompt without the truth among its options' };
+    const options = sensed.prompt!.options;
+    const at = options.findIndex((o) => o.points === expected.points && o.foul === expected.foul && o.turnPasses === expected.turnPasses);
+    if (at < 0) return { decision: 'wrong', inStep: false, note: 'prompt without the truth among its options' };
+    const option = options[at]!;
     must(match.apply({ kind: 'referee', referee: { ruling: option.ruling, option: option.index } }));
-    return { decision: 'prompted', inStep: true };
+    return { decision: 'prompted', inStep: true, rank: at + 1, offered: options.length };
   }
   const got = sensed.shots.at(-1)!;
   if (outcome(got) === outcome(expected)) return { decision: 'correct', inStep: true };
