@@ -201,7 +201,7 @@ export function enumerateWorlds<S>(
       const amplitude = event.kind === 'ball' || event.kind === 'cushion' ? event.amplitude : undefined;
       const options = readings(event, index, branch.moving, balls).filter((o) => !bounded || o.event === null || possible(branch, o.event, t, amplitude, balls, bounds!, index < firstSkittle));
       // A maybe event's "did not happen" is no reading the likelihood model weighs: it takes
-      // MAYBE_NOT_HAPPENED of the branch's weight, and its readings share the rest (by the model
+      // 1 − MAYBE_HAPPENED of the branch's weight, and its readings share the rest (by the model
       // where it weighs them). Weighed one to one with each reading instead, a maybe contact of
       // an unknown ball, with two balls it may have been, counted two to one for having happened.
       const happened = options.filter((o) => o.event !== null).length;
@@ -210,7 +210,7 @@ export function enumerateWorlds<S>(
         ? options.map((o) => (o.event === null ? 0 : candidateScore(likelihood.model, candidateKeys(likelihood.variant, branch.track, o.event, t, balls, cueBall, amplitude))))
         : null;
       const total = scores ? scores.reduce((a, b) => a + b, 0) : maybe ? happened : 1;
-      const share = maybe ? 1 - MAYBE_NOT_HAPPENED : 1;
+      const share = maybe ? MAYBE_HAPPENED[event.kind] : 1;
       for (const [k, option] of options.entries()) {
         if (option.unknown) {
           anyUnknown = true;
@@ -221,7 +221,7 @@ export function enumerateWorlds<S>(
         const assumed = option.unknown ? { index, value: option.label, earlier: branch.assumed } : branch.assumed;
         if (option.event === null) {
           // It did not happen: the branch goes on as it was.
-          next.push({ ...branch, state: scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, assumed, ...(maybe ? { weight: branch.weight * MAYBE_NOT_HAPPENED } : {}) });
+          next.push({ ...branch, state: scanner.clone && k < options.length - 1 ? scanner.clone(branch.state) : branch.state, assumed, ...(maybe ? { weight: branch.weight * (1 - share) } : {}) });
           continue;
         }
         const happened = option.event;
@@ -300,11 +300,13 @@ function movingNeeded(event: Exclude<ShotEvent, { kind: 'foul' }>, balls: readon
 }
 
 /**
- * The weight of a maybe event's not having happened, for ranking a prompt's options only (it
- * never decides): one half. On held-out 21229 the camera's maybe contacts and cushions had
- * happened 42–61 % of the time (docs/vision.md).
+ * How likely a maybe event is to have happened, by kind, for ranking a prompt's options only (it
+ * never decides). The camera states them (the engine's only source of maybe events); measured on
+ * held-out 21229 (docs/vision.md, "How often a maybe happened"): its maybe contacts and cushions
+ * had happened 42–61 % of the time, its maybe skittle falls 6 % (a skittle not seen standing at
+ * the shot's end, or within reach of a ball that passed it, mostly still stands).
  */
-const MAYBE_NOT_HAPPENED = 0.5;
+const MAYBE_HAPPENED: Readonly<Record<Exclude<ShotEvent, { kind: 'foul' }>['kind'], number>> = { ball: 0.5, cushion: 0.5, skittle: 0.1, pocket: 0.5, 'off-table': 0.5 };
 
 /** The `maybe` extension: an event that may not have happened (docs/contract.md). */
 const isMaybe = (event: ShotEvent): boolean => 'maybe' in event && event.maybe === true;
