@@ -301,9 +301,9 @@ function movingNeeded(event: Exclude<ShotEvent, { kind: 'foul' }>, balls: readon
 
 /**
  * How likely a maybe event is to have happened, by kind, for ranking a prompt's options only (it
- * never decides). The camera states them (the engine's only source of maybe events); measured on
- * held-out 21229 (docs/vision.md, "How often a maybe happened"): its maybe contacts and cushions
- * had happened 42–61 % of the time, its maybe skittle falls 6 % (a skittle not seen standing at
+ * never decides). The camera states them (the engine's only source of maybe events); on the
+ * 3,200 shots of held-out 21229 (docs/vision.md) its maybe contacts and cushions had happened
+ * 40–66 % of the time, its maybe skittle falls 9 % (21 of 227: a skittle not seen standing at
  * the shot's end, or within reach of a ball that passed it, mostly still stands).
  */
 const MAYBE_HAPPENED: Readonly<Record<Exclude<ShotEvent, { kind: 'foul' }>['kind'], number>> = { ball: 0.5, cushion: 0.5, skittle: 0.1, pocket: 0.5, 'off-table': 0.5 };
