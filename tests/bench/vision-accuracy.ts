@@ -137,16 +137,18 @@ function printTables(rows: RowSummary[], seed: number, width: number, height: nu
     const title = { camera: 'Camera alone', sensors: 'Sensors alone', contacts: 'Camera + sensors, contacts only (fusion.ts)', fused: 'Camera + sensors, with the paths (track-fusion.ts)' }[reading];
     console.log(`### ${title}\n`);
     if (reading === 'sensors') {
-      console.log('| game | fps | shots | correct | prompted | **wrong** | prompts /100 |');
-      console.log('|---|---|---|---|---|---|---|');
+      console.log('| game | fps | shots | correct | prompted | **wrong** | prompts /100 | truth offered first |');
+      console.log('|---|---|---|---|---|---|---|---|');
     } else {
       const extra = reading === 'camera' ? ' rest position mean / p99 (placed, left out) |' : ' **wrong facts** |';
-      console.log(`| game | fps | shots | exact sequence | ball P / R | cushion P / R | skittle P / R | null facts | correct | prompted | **wrong** | prompts /100 |${extra}`);
-      console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+      console.log(`| game | fps | shots | exact sequence | ball P / R | cushion P / R | skittle P / R | null facts | correct | prompted | **wrong** | prompts /100 | truth offered first |${extra}`);
+      console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     }
     for (const r of rows) {
       const d = r.decisions[reading];
-      const tail = `${d.correct} | ${d.prompted} | **${d.wrong}** | ${((100 * d.prompted) / r.shots).toFixed(1)} |`;
+      // Of the prompts with options (a camera that sent no shot prompts with none), how many offered the truth first.
+      const f = r.offeredFirst[reading];
+      const tail = `${d.correct} | ${d.prompted} | **${d.wrong}** | ${((100 * d.prompted) / r.shots).toFixed(1)} | ${f.prompts ? `${pct(f.first, f.prompts)} (${f.first} of ${f.prompts})` : '–'} |`;
       if (reading === 'sensors') console.log(`| ${r.variant} | ${r.fps} | ${r.shots} | ${tail}`);
       else {
         const k = r.kinds[reading];

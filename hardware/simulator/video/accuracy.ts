@@ -42,6 +42,8 @@ export interface ShotRecord {
   attempt: string;
   index: number;
   decisions: Record<Reading, Decision>;
+  /** Per reading prompted with options: whether the truth was the option offered first, as most likely (records before 2026-12-06 have none). */
+  offeredFirst?: Partial<Record<Reading, boolean>>;
   /** Shot messages the tracker sent for this one play, when not one (records before 2026-12-05 have none). */
   cameraShots?: number;
   /** The whole event sequence equals the truth's (kinds, rails, ids, order; pair order ignored). */
@@ -240,15 +242,17 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
     const inputs = playTruth(truth, truthShot);
     const expected = truth.view().shots.at(-1)!;
     const decisions = {} as Record<Reading, Decision>;
+    const offeredFirst: Partial<Record<Reading, boolean>> = {};
     const wrong: string[] = [];
     for (const r of READINGS) {
-      const d =
+      const d: ReturnType<typeof judge> =
         r !== 'sensors' && cameraShots > 1
           ? { decision: 'wrong' as const, inStep: false, note: `the camera cut the play into ${cameraShots} shots` }
           : r === 'camera' && cameraShots === 0
             ? { decision: 'prompted' as const, inStep: false }
             : judge(seen[r], readings[r], expected);
       decisions[r] = d.decision;
+      if (d.rank !== undefined) offeredFirst[r] = d.rank === 1;
       if (d.decision === 'wrong') wrong.push(`${r}: ${d.note} — truth ${JSON.stringify(truthShot.events)} read ${JSON.stringify(readings[r].events)}`);
       if (!d.inStep) seen[r] = replay(setup, [...log, ...inputs]);
     }
@@ -291,6 +295,7 @@ export function runStream(spec: StreamSpec, onShot: (r: ShotRecord) => void, fus
       attempt: spec.attempt,
       index,
       decisions,
+      offeredFirst,
       ...(cameraShots !== 1 ? { cameraShots } : {}),
       exact: { camera: c.exact, contacts: k.exact, fused: f.exact },
       kinds: { camera: c.kinds, contacts: k.kinds, fused: f.kinds },
@@ -335,6 +340,8 @@ export interface RowSummary {
   fps: number;
   shots: number;
   decisions: Record<Reading, Record<Decision, number>>;
+  /** Prompts with options (of records that say), and of those the ones that offered the truth first. */
+  offeredFirst: Record<Reading, { first: number; prompts: number }>;
   exact: Record<EventReading, number>;
   kinds: Record<EventReading, Record<string, KindCount>>;
   nullFacts: Record<EventReading, number>;
@@ -363,8 +370,9 @@ export function summarise(records: readonly ShotRecord[]): RowSummary[] {
     let e = rows.get(key);
     if (!e) {
       const zero = () => ({ correct: 0, prompted: 0, wrong: 0 });
+      const none = () => ({ first: 0, prompts: 0 });
       e = {
-        row: { variant: r.variant, fps: r.fps, shots: 0, decisions: { camera: zero(), sensors: zero(), contacts: zero(), fused: zero() }, exact: { camera: 0, contacts: 0, fused: 0 }, kinds: { camera: {}, contacts: {}, fused: {} }, nullFacts: { camera: 0, contacts: 0, fused: 0 }, positionMean: NaN, positionP99: NaN, positions: 0, positionsOmitted: 0, frames: 0, renderMs: 0, trackMs: 0, wrong: [], wrongFacts: { contacts: 0, fused: 0, shots: 0 } },
+        row: { variant: r.variant, fps: r.fps, shots: 0, decisions: { camera: zero(), sensors: zero(), contacts: zero(), fused: zero() }, offeredFirst: { camera: none(), sensors: none(), contacts: none(), fused: none() }, exact: { camera: 0, contacts: 0, fused: 0 }, kinds: { camera: {}, contacts: {}, fused: {} }, nullFacts: { camera: 0, contacts: 0, fused: 0 }, positionMean: NaN, positionP99: NaN, positions: 0, positionsOmitted: 0, frames: 0, renderMs: 0, trackMs: 0, wrong: [], wrongFacts: { contacts: 0, fused: 0, shots: 0 } },
         errors: [],
       };
       rows.set(key, e);
@@ -375,6 +383,10 @@ export function summarise(records: readonly ShotRecord[]): RowSummary[] {
     const old = r.decisions.contacts === undefined;
     const from = (k: EventReading): EventReading => (old && k === 'contacts' ? 'fused' : k);
     for (const k of READINGS) row.decisions[k][r.decisions[k === 'contacts' ? from(k) : k]] += 1;
+    for (const [k, first] of Object.entries(r.offeredFirst ?? {}) as [Reading, boolean][]) {
+      row.offeredFirst[k].prompts += 1;
+      if (first) row.offeredFirst[k].first += 1;
+    }
     for (const k0 of EVENT_READINGS) {
       const k = from(k0);
       if (r.exact[k]) row.exact[k0] += 1;
