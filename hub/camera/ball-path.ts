@@ -151,8 +151,22 @@ export class BallPath {
 
   /** The largest speed bound over [t0, t1] (for the sampling step's allowance). */
   speedOver(t0: number, t1: number): number {
+    // The segments are in time order: from the first that ends at t0 or later (binary search;
+    // track fusion asks this per ball, click and turn, and a shot of many clicks took seconds
+    // scanning every segment each time) to the last that starts by t1.
+    const segs = this.segments;
+    let lo = 0;
+    let hi = segs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (segs[mid]!.tb < t0) lo = mid + 1;
+      else hi = mid;
+    }
     let v = 0;
-    for (const g of this.segments) if (g.tb >= t0 && g.ta <= t1) v = Math.max(v, Math.min(MAX_SPEED, g.v + (g.turns ?? []).reduce((sum, turn) => sum + turn.extra, 0)));
+    for (let k = lo; k < segs.length && segs[k]!.ta <= t1; k++) {
+      const g = segs[k]!;
+      v = Math.max(v, Math.min(MAX_SPEED, g.v + (g.turns ?? []).reduce((sum, turn) => sum + turn.extra, 0)));
+    }
     return v;
   }
 }

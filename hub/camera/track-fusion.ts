@@ -224,7 +224,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     }
     return out;
   };
-  const turns = turnsOf(sensor.events, options.pathOffsetMs ?? options.offsetMs, frameMs, tol).map((turn) => ({ turn, meets: turn.clicks.map((c) => mayMeet(c.t)) }));
+  const turns = turnsOf(sensor.events, options.pathOffsetMs ?? options.offsetMs, frameMs, tol).map((turn) => ({ turn, meets: turn.clicks.map((c) => mayMeet(c.t)), gainsBy: new Map<string, { gained: Map<string, number>; first: Map<string, number> }>() }));
   /**
    * Per ball, its part of each turn, counting only the clicks sensed before the event being read
    * (at a click, a ball is where that click's impulse found it). A click can add to a ball's
@@ -234,30 +234,40 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * A ball at rest struck by a fast one gains; the striker, or one far from every other, does not.
    */
   const ownTurns = (b: string, before: number): Turn[] =>
-    turns.flatMap(({ turn, meets }): Turn[] => {
-      const gained = new Map<string, number>();
-      const first = new Map<string, number>();
-      turn.clicks.forEach((c, k) => {
-        if (c.index >= before) return;
-        // A partner's speed coming into the click: its bound a frame before the click's window, and what earlier clicks of the turn gave it.
-        const comingIn = c.t - tol - frameMs;
-        // Not seen then (the cue ball under the arm, say): it may have come in at any speed. Nor a
-        // ball the cue may have struck since (strokeFrom; physics shots, a corner cluster struck
-        // at 5 m/s within a frame: seen at rest a frame before, the white came in at no speed, so
-        // the red it sent into the head rail and back within the frame gained nothing and was
-        // ruled out of that rail).
-        const stroke = (x: string) => comingIn <= firstSensed! + tol && strokeFrom(x) !== undefined;
-        const speed = (x: string) => (stroke(x) || plain.get(x)!.at(comingIn) === null ? MAX_SPEED : plain.get(x)!.speedOver(comingIn, comingIn)) + (gained.get(x) ?? 0);
-        const gains = balls.map((x) => [x, Math.min(c.extra, Math.max(0, ...[...meets[k]!.get(x)!].map(speed)))] as const);
-        for (const [x, g] of gains) {
-          if (g <= 0) continue;
-          gained.set(x, (gained.get(x) ?? 0) + g);
-          if (!first.has(x)) first.set(x, c.t);
-        }
-      });
-      const extra = gained.get(b);
-      return extra ? [{ from: first.get(b)! - tol, to: turn.to, extra, clicks: turn.clicks.filter((c) => c.index < before) }] : [];
+    turns.flatMap(({ turn, meets, gainsBy }): Turn[] => {
+      // What the turn's clicks sensed before the event gave each ball depends only on which of
+      // them those are: worked out once per such set, not per ball and event (a shot of many
+      // clicks took seconds).
+      const counted = turn.clicks.map((c) => (c.index < before ? '1' : '0')).join('');
+      let known = gainsBy.get(counted);
+      if (!known) gainsBy.set(counted, (known = turnGains(turn, meets, before)));
+      const extra = known.gained.get(b);
+      return extra ? [{ from: known.first.get(b)! - tol, to: turn.to, extra, clicks: turn.clicks.filter((c) => c.index < before) }] : [];
     }).concat(strokeOf(b));
+  /** What the clicks of a turn sensed before event `before` can have given each ball (ownTurns), and from when. */
+  const turnGains = (turn: Turn, meets: readonly Map<string, Set<string>>[], before: number): { gained: Map<string, number>; first: Map<string, number> } => {
+    const gained = new Map<string, number>();
+    const first = new Map<string, number>();
+    turn.clicks.forEach((c, k) => {
+      if (c.index >= before) return;
+      // A partner's speed coming into the click: its bound a frame before the click's window, and what earlier clicks of the turn gave it.
+      const comingIn = c.t - tol - frameMs;
+      // Not seen then (the cue ball under the arm, say): it may have come in at any speed. Nor a
+      // ball the cue may have struck since (strokeFrom; physics shots, a corner cluster struck
+      // at 5 m/s within a frame: seen at rest a frame before, the white came in at no speed, so
+      // the red it sent into the head rail and back within the frame gained nothing and was
+      // ruled out of that rail).
+      const stroke = (x: string) => comingIn <= firstSensed! + tol && strokeFrom(x) !== undefined;
+      const speed = (x: string) => (stroke(x) || plain.get(x)!.at(comingIn) === null ? MAX_SPEED : plain.get(x)!.speedOver(comingIn, comingIn)) + (gained.get(x) ?? 0);
+      const gains = balls.map((x) => [x, Math.min(c.extra, Math.max(0, ...[...meets[k]!.get(x)!].map(speed)))] as const);
+      for (const [x, g] of gains) {
+        if (g <= 0) continue;
+        gained.set(x, (gained.get(x) ?? 0) + g);
+        if (!first.has(x)) first.set(x, c.t);
+      }
+    });
+    return { gained, first };
+  };
   /**
    * The cue's stroke is not sensed: unless one ball alone was seen moving before the shot's first
    * sensed contact (the cue ball, its stroke seen), a ball seen still at its last sighting before
