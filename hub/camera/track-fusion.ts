@@ -90,8 +90,21 @@ export interface TrackFusionOptions extends FusionOptions {
    * sensor shot itself states.
    */
   leftPlay?: ReadonlyMap<string, number>;
+  /**
+   * How much reading of the paths a shot may take (default 30,000): its contacts times the
+   * clicks counted over all its turns (each click with those within a frame after it), which the
+   * work grows with. Past it (a frozen cluster's burst of clicks, a board with no refractory
+   * time sending hundreds), every id is left unknown and no candidate is told: the contacts' own
+   * fusion stands and the engine asks, instead of the hub's one thread reading paths for
+   * seconds (400 clicks in one burst took 20 s; 400 spread 9 ms apart 0.6 s, 100 of them 0.1 s).
+   * The 4,800 recorded shots of held-out 21229 and 21230 count at most 2,100 (20 contacts, 105
+   * clicks).
+   */
+  readingBudget?: number;
 }
 
+/** See TrackFusionOptions.readingBudget. */
+const READING_BUDGET = 30_000;
 /** The error of the time between two sensor events (one clock, 0.1 ms stamps; the bridge's jitter), ms. */
 const SENSOR_CLOCK_MS = 1;
 /**
@@ -185,6 +198,25 @@ function leftPlayOf(events: readonly ShotEvent[], offset: number, known?: Readon
   return out;
 }
 
+/** What a turn's first clicks can have given each ball, from when, and those clicks (kept once made). */
+interface TurnGains {
+  gained: Map<string, number>;
+  first: Map<string, number>;
+  clicks?: Turn['clicks'];
+}
+
+/** How many of a turn's clicks (in event order) are sensor events before `before`. */
+function clicksBefore(clicks: Turn['clicks'], before: number): number {
+  let lo = 0;
+  let hi = clicks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (clicks[mid]!.index < before) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Ids for each sensor event (same index) from the camera's paths alone: a contact's ids, or null where not sure. */
 export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusionOptions): ShotEvent[] {
   const shotPaths = withoutOutrunParts(recorded);
@@ -204,7 +236,11 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * ball then, judged from where each was seen before (before its first impulse, a ball's speed
    * is what its sightings showed). Only those may have turned back unseen.
    */
+  const met = new Map<number, Map<string, Set<string>>>();
   const mayMeet = (tc: number): Map<string, Set<string>> => {
+    // Clicks of one burst often share a time to the 0.1 ms: asked once per time.
+    const known = met.get(tc);
+    if (known) return known;
     const out = new Map(balls.map((b) => [b, new Set<string>()]));
     const step = 0.5;
     for (let i = 0; i < balls.length; i++) {
@@ -222,9 +258,13 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
         }
       }
     }
+    met.set(tc, out);
     return out;
   };
-  const turns = turnsOf(sensor.events, options.pathOffsetMs ?? options.offsetMs, frameMs, tol).map((turn) => ({ turn, meets: turn.clicks.map((c) => mayMeet(c.t)), gainsBy: new Map<string, { gained: Map<string, number>; first: Map<string, number> }>() }));
+  const shotTurns = turnsOf(sensor.events, options.pathOffsetMs ?? options.offsetMs, frameMs, tol);
+  const contacts = sensor.events.filter(isContact).length;
+  if (contacts * shotTurns.reduce((n, turn) => n + turn.clicks.length, 0) > (options.readingBudget ?? READING_BUDGET)) return sensor.events.map(unknownIds);
+  const turns = shotTurns.map((turn) => ({ turn, meets: turn.clicks.map((c) => mayMeet(c.t)), prefixes: null as TurnGains[] | null }));
   /**
    * Per ball, its part of each turn, counting only the clicks sensed before the event being read
    * (at a click, a ball is where that click's impulse found it). A click can add to a ball's
@@ -234,22 +274,23 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    * A ball at rest struck by a fast one gains; the striker, or one far from every other, does not.
    */
   const ownTurns = (b: string, before: number): Turn[] =>
-    turns.flatMap(({ turn, meets, gainsBy }): Turn[] => {
-      // What the turn's clicks sensed before the event gave each ball depends only on which of
-      // them those are: worked out once per such set, not per ball and event (a shot of many
-      // clicks took seconds).
-      const counted = turn.clicks.map((c) => (c.index < before ? '1' : '0')).join('');
-      let known = gainsBy.get(counted);
-      if (!known) gainsBy.set(counted, (known = turnGains(turn, meets, before)));
+    turns.flatMap((entry): Turn[] => {
+      // A turn's clicks come in event order, so those sensed before the event are a prefix of
+      // them: what each prefix gave each ball is worked out once, in one pass over the turn
+      // (per ball and event it was quadratic in the clicks of a turn: a cluster's burst of 400
+      // clicks took 20 s).
+      const counted = clicksBefore(entry.turn.clicks, before);
+      if (counted === 0) return [];
+      entry.prefixes ??= prefixGains(entry.turn, entry.meets);
+      const known = entry.prefixes[counted - 1]!;
       const extra = known.gained.get(b);
-      return extra ? [{ from: known.first.get(b)! - tol, to: turn.to, extra, clicks: turn.clicks.filter((c) => c.index < before) }] : [];
+      return extra ? [{ from: known.first.get(b)! - tol, to: entry.turn.to, extra, clicks: (known.clicks ??= entry.turn.clicks.slice(0, counted)) }] : [];
     }).concat(strokeOf(b));
-  /** What the clicks of a turn sensed before event `before` can have given each ball (ownTurns), and from when. */
-  const turnGains = (turn: Turn, meets: readonly Map<string, Set<string>>[], before: number): { gained: Map<string, number>; first: Map<string, number> } => {
+  /** What the first k + 1 clicks of a turn can have given each ball (ownTurns), and from when, for every k. */
+  const prefixGains = (turn: Turn, meets: readonly Map<string, Set<string>>[]): TurnGains[] => {
     const gained = new Map<string, number>();
     const first = new Map<string, number>();
-    turn.clicks.forEach((c, k) => {
-      if (c.index >= before) return;
+    return turn.clicks.map((c, k) => {
       // A partner's speed coming into the click: its bound a frame before the click's window, and what earlier clicks of the turn gave it.
       const comingIn = c.t - tol - frameMs;
       // Not seen then (the cue ball under the arm, say): it may have come in at any speed. Nor a
@@ -265,8 +306,8 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
         gained.set(x, (gained.get(x) ?? 0) + g);
         if (!first.has(x)) first.set(x, c.t);
       }
+      return { gained: new Map(gained), first: new Map(first) };
     });
-    return { gained, first };
   };
   /**
    * The cue's stroke is not sensed: unless one ball alone was seen moving before the shot's first

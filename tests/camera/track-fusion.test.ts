@@ -518,6 +518,37 @@ describe('track fusion: skittles', () => {
   });
 });
 
+describe('track fusion: a reading budget (the hub reads paths on its one thread)', () => {
+  // The white runs into the red lying 10 mm off the foot rail; the red strikes the rail 10 ms later.
+  const redAt: [number, number] = [TABLE.length - R - 10, 700];
+  const white = line([redAt[0] - 2 * R - 500, 700], [1, 0]);
+  const shot = paths({
+    white: path((t) => (t < 500 ? white(t) : white(500))),
+    red: path((t) => (t < 500 ? redAt : t < 510 ? [redAt[0] + (t - 500), 700] : [redAt[0] + 10 - (t - 510) * 0.5, 700])),
+    yellow: path(still([600, 300])),
+  });
+  const events: ShotEvent[] = [
+    { kind: 'ball', balls: [null, null], t: 500, amplitude: 60 },
+    { kind: 'cushion', rail: 'foot', ball: null, t: 510, amplitude: 60 },
+  ];
+
+  it('within it, the click and the rail are named from the paths', () => {
+    const [click, rail] = trackIds({ events }, shot, opts());
+    expect(click).toMatchObject({ kind: 'ball' });
+    expect([...(click as { balls: string[] }).balls].sort()).toEqual(['red', 'white']);
+    expect(rail).toMatchObject({ ball: 'red' });
+  });
+
+  it('past it, every id is left unknown and no candidate is told (the contacts\' own fusion stands)', () => {
+    const told: number[] = [];
+    // 2 contacts × 1 click counted in the shot's one turn = 2.
+    const out = trackIds({ events }, shot, opts({ readingBudget: 1, onCandidates: (k) => told.push(k) }));
+    expect(out).toEqual(events);
+    expect(told).toEqual([]);
+    expect(trackIds({ events }, shot, opts({ readingBudget: 2 }))[1]).toMatchObject({ ball: 'red' });
+  });
+});
+
 describe('candidates for the ids left unknown (the match-log extension)', () => {
   it('a rail hit with two balls in reach gets them as candidates; all three, or a named ball, give none', () => {
     const e: Extract<ShotEvent, { kind: 'cushion' }> = { kind: 'cushion', rail: 'head', ball: null, t: 500 };
@@ -732,6 +763,12 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
     );
     // Not vacuous: most contacts get an id.
     expect(stated).toBeGreaterThan(events / 3);
+  });
+
+  it('a frozen cluster\'s burst of 400 clicks within a millisecond is past the reading budget: no id stated (the property found it; read, it took 20 s)', () => {
+    // As fast-check drew it: the physics is chaotic enough that 800 mm/s even does not make the burst.
+    const burst: Scenario = { seed: 657257933, variant: 'carom', fps: 60, bias: 1.430905051881032e-224, jitter: 2.6595979372612237e-50, hideChance: 1.9289493822974792e-266, unclearChance: 2.923175633976278e-279, clockError: 1.460187893469052e-36, speed: 800.0000000000018 };
+    expect(readPhysicsShot(burst)).toEqual({ stated: 0, events: 400 });
   });
 
   it('the cue\'s stroke is not sensed: a ball seen still a frame before the first contact may have made it (cases the property found)', () => {
