@@ -57,28 +57,37 @@ export function findPockets(input: { tracks: Map<string, TrackSample[]>; pockets
     if (k < 0 || k === samples.length - 1) continue;
     const hiddenFor = samples[samples.length - 1]!.t - samples[k]!.t;
     // Out of sight for a moment only (the end of a clip cut short): not enough to call it gone.
-    if (hiddenFor < 4 * dt) continue;
+    if (hiddenFor < GONE_AFTER_FRAMES * dt) continue;
     // The line it was on: the last two sightings that are one frame apart.
     const a = samples[k - 1];
     const b = samples[k]!;
     if (!a?.at || b.t - a.t > 1.5 * dt) continue;
     const v: [number, number] = [(b.at![0] - a.at[0]) / (b.t - a.t), (b.at![1] - a.at[1]) / (b.t - a.t)];
-    const speed = Math.hypot(v[0], v[1]);
-    if (speed < 0.05) continue; // still or nearly: it could not have gone anywhere unseen
-    // The next frames would have shown it unless it dropped: the entry must come before the
-    // first frame it should have been seen in (a frame's slack for where the centroid was).
-    const reach = Math.min(speed * 2 * dt, (speed * speed) / (2 * ROLLING_DECELERATION));
-    for (const p of input.pockets) {
-      const s = entry(b.at!, v, p);
-      if (s === null) continue;
-      const along = s * speed;
-      if (along > reach) continue;
-      out.push({ ball, t: b.t + s });
-      break;
-    }
+    const s = dropsAfter(b.at!, v, input.pockets, dt);
+    if (s !== null) out.push({ ball, t: b.t + s });
   }
   return out.sort((x, y) => x.t - y.t);
 }
+
+/**
+ * How long (ms) after its last sighting, at `at` running at `v` (mm/ms), a ball entered a
+ * pocket's circle — null if its line enters none before the next frames would have shown it.
+ */
+export function dropsAfter(at: readonly [number, number], v: readonly [number, number], pockets: readonly PocketSpec[], dt: number): number | null {
+  const speed = Math.hypot(v[0], v[1]);
+  if (speed < 0.05) return null; // still or nearly: it could not have gone anywhere unseen
+  // The next frames would have shown it unless it dropped: the entry must come before the
+  // first frame it should have been seen in (a frame's slack for where the centroid was).
+  const reach = Math.min(speed * 2 * dt, (speed * speed) / (2 * ROLLING_DECELERATION));
+  for (const p of pockets) {
+    const s = entry(at, v, p);
+    if (s !== null && s * speed <= reach) return s;
+  }
+  return null;
+}
+
+/** A track not seen for this many frame intervals, its line into a pocket, has dropped (findPockets). */
+export const GONE_AFTER_FRAMES = 4;
 
 /** Time (ms, ≥ 0) at which p + v·s enters the pocket's circle, or null if it does not. */
 function entry(p: readonly [number, number], v: readonly [number, number], pocket: PocketSpec): number | null {

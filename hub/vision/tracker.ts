@@ -2,7 +2,7 @@ import type { Calibration } from './calibration.ts';
 import { findContacts, type ContactEvent, type ContactResult, type TrackSample } from './contacts.ts';
 import { DEFAULT_CELL, Detector, type BallColour, type Detection } from './detector.ts';
 import type { Frame } from './frame.ts';
-import { findPockets, type PocketSpec } from './pockets.ts';
+import { dropsAfter, findPockets, GONE_AFTER_FRAMES, type PocketSpec } from './pockets.ts';
 import { acrossContact, reachedBy, withDoubts, type DoubtInput } from './doubts.ts';
 import { fallEvents, SkittleWatch, type FallWindow } from './skittle-falls.ts';
 
@@ -360,7 +360,7 @@ export class VisionTracker {
       const a = this.history[n - 1]!.at[b.id];
       const c = this.history[n - 1 - back]!.at[b.id];
       if (!a || !c) {
-        if (b.missed > 0 && Math.hypot(b.v[0], b.v[1]) * this.dt > 1.5) return true;
+        if (b.missed > 0 && Math.hypot(b.v[0], b.v[1]) * this.dt > 1.5 && !this.dropped(b)) return true;
         continue;
       }
       if (Math.hypot(a[0] - c[0], a[1] - c[1]) <= this.stillMm) continue;
@@ -373,6 +373,19 @@ export class VisionTracker {
       if (!(last.partial.has(b.id) || then.partial.has(b.id)) || this.drifting(b.id)) return true;
     }
     return false;
+  }
+
+  /**
+   * An unseen ball whose line ran into a pocket and that the frames since would have shown
+   * (findPockets' test): it dropped, and holds the shot open no longer. Its speed when last
+   * seen never decays while it is unseen, so a pocketed ball kept a live camera's shot open
+   * until maxShotSeconds (a minute), long after the others lay still (pyramid, SK7P-6/7).
+   */
+  private dropped(b: { last: [number, number] | null; lastT: number; v: [number, number] }): boolean {
+    const pockets = this.options.pockets;
+    if (!pockets?.length || !b.last || this.history.length === 0) return false;
+    if (this.history[this.history.length - 1]!.t - b.lastT < GONE_AFTER_FRAMES * this.dt) return false;
+    return dropsAfter(b.last, b.v, pockets, this.dt) !== null;
   }
 
   /** Whether a ball's median place over the last 200 ms lies more than twice `stillMm` from its median over 400–600 ms ago (true when either span has fewer than three sightings). */

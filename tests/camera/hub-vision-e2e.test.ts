@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeClip } from '../../hardware/simulator/video/clip.ts';
 import { writeClipY4m } from '../../hardware/simulator/video/io.ts';
 import { VideoShotPlanner } from '../../hardware/simulator/video/shots.ts';
+import { strike } from '../../hardware/simulator/physics/planner.ts';
+import { tableFor } from '../../hardware/simulator/physics/table.ts';
+import { skittleSetup } from '../../hub/track/skittle-setup.ts';
 import { Hub } from '../../hub/hub.ts';
 import { seededRandom } from '../../hub/rules/random.ts';
 import { ManualSource } from '../../hub/sources/manual.ts';
@@ -72,5 +75,42 @@ describe('a table camera with the real detector (issues 15 and 16)', () => {
     const partners = new Set(clip.truth.shot.events.flatMap((e) => (e.kind === 'ball' && e.balls.includes('white') ? e.balls.filter((b) => b !== 'white') : [])));
     const caromMade = partners.has('yellow') && partners.has('red');
     expect(state.players[0]!.score).toBe(caromMade ? 1 : 0);
+  }, 90_000);
+
+  it('SK7P: on a pyramid table the hub\'s own camera sees the ball that went into a pocket', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hub-vision-'));
+    const table = tableFor('skittles-7-pyramid');
+    const size = { length: table.length, width: table.width };
+    // The two whites on their spots (where the hub's detector expects them, skittle-setup.ts); the cue ball driven into the foot-right corner.
+    const { initial } = skittleSetup(size);
+    const still = (id: string, p: readonly [number, number]) => ({ id, p: [p[0], p[1]] as [number, number], v: [0, 0] as [number, number], roll: [0, 0] as [number, number], side: 0 });
+    const cueAt: [number, number] = [2900, 1150];
+    const start = [strike('cue', cueAt, { angle: Math.atan2(size.width - cueAt[1], size.length - cueAt[0]), speed: 1800, follow: 0.3, english: 0 }), still('one', initial.one), still('two', initial.two)];
+    const clip = makeClip({ table, start, cueBall: 'cue', variant: 'skittles-7-pyramid', fps: 30, width: 800, height: 450, seed: 11, chalk: false, hoverCue: false });
+    expect(clip.truth.shot.events.filter((e) => e.kind === 'pocket')).toMatchObject([{ ball: 'cue' }]);
+    const file = join(dataDir, 'table.y4m');
+    writeClipY4m(clip, file);
+    const corners = clip.camera.corners.map((c) => [c[0], c[1]] as [number, number]);
+    const config = testConfig({
+      tables: [{ id: 't1', source: { type: 'simulator' }, scoring: 'camera', camera: { file, width: 800, height: 450, fps: 30, corners }, defaultMatch: { variant: 'skittles-7-pyramid', players: ['Ana', 'Ben'], target: 120 } }],
+    });
+    hub = new Hub({
+      config,
+      dataDir,
+      mqttPort: 0,
+      clock: realClock,
+      tickMs: 50,
+      sourceFor: () => new ManualSource(false),
+      cameraProcessor: { module: PROCESSOR, options: { balls: 'skittles', table: size, k1: clip.camera.spec.k1, fovDeg: clip.camera.spec.hfovDeg } },
+      cameraRealtime: false,
+    });
+    await hub.start();
+    const t1 = hub.tables.get('t1')!;
+    await until(() => t1.counters.shots === 1, 60_000);
+    const log = t1.exportLog();
+    expect(log.ok).toBe(true);
+    const shotLine = (log.ok ? log.value : '').split('\n').find((l) => l.startsWith('{"shot"'))!;
+    const scored = JSON.parse(shotLine).shot.events as { kind: string; ball?: string }[];
+    expect(scored.filter((e) => e.kind === 'pocket')).toMatchObject([{ kind: 'pocket', ball: 'cue' }]);
   }, 90_000);
 });
