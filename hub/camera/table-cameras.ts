@@ -12,6 +12,7 @@ import type { CameraPaths, ProcessorSpec } from './frame-processor.ts';
 import type { CameraStats } from './frame-worker.ts';
 import { CalibrationStore } from './calibration-store.ts';
 import { visionOptions, type VisionOptions } from './vision-options.ts';
+import { detectorDefaults } from './detector-defaults.ts';
 import { calibrate } from '../vision/calibration.ts';
 import { tableLines, type OverlayLine } from '../vision/table-lines.ts';
 import { cueBallDoubts, type DoubtEvent } from '../vision/doubts.ts';
@@ -83,7 +84,7 @@ export class TableCameras {
     const source = new CameraSource({
       table: config.id,
       camera,
-      processor: detector && camera.detector ? { ...detector, options: { ...(detector.options as object | undefined), ...camera.detector } } : detector,
+      processor: detector ? { ...detector, options: this.detectorOptions(config) } : detector,
       realtime: this.opts.realtime,
       now: () => this.opts.clock.now(),
       onMessage: (m, timeBase, latencyMs, frameT, paths) => {
@@ -193,10 +194,15 @@ export class TableCameras {
     ];
   }
 
-  /** The detector's view of the table (size, lens), for checking corners where the detector would. */
-  private vision(): VisionOptions {
+  /** The detector's settings for a table: the hub's, then what the table's game says (balls, skittles, table size), then the camera's own. */
+  private detectorOptions(config: TableConfig): Record<string, unknown> {
+    return { ...(this.opts.processor?.options as object | undefined), ...detectorDefaults(config.defaultMatch), ...config.camera?.detector };
+  }
+
+  /** The detector's view of a table (size, lens), for checking corners where the detector would. */
+  private vision(config: TableConfig): VisionOptions {
     try {
-      return visionOptions(this.opts.processor?.options);
+      return visionOptions(this.detectorOptions(config));
     } catch {
       return visionOptions({});
     }
@@ -206,7 +212,7 @@ export class TableCameras {
   preview(tableId: string, corners: [number, number][]): Result<OverlayLine[]> {
     const entry = this.sources.get(tableId);
     if (!entry) return err(`table '${tableId}' has no camera`);
-    const v = this.vision();
+    const v = this.vision(entry.config);
     const cam = entry.config.camera!;
     const cal = calibrate({ width: cam.width, height: cam.height, corners, table: v.table, k1: v.k1, ...(v.fovDeg !== undefined ? { fovDeg: v.fovDeg } : {}) });
     if (!cal.ok) return err(cal.error);
@@ -235,7 +241,7 @@ export class TableCameras {
   async findCorners(tableId: string): Promise<Result<[number, number][]>> {
     const entry = this.sources.get(tableId);
     if (!entry) return err(`table '${tableId}' has no camera`);
-    const v = this.vision();
+    const v = this.vision(entry.config);
     const near = entry.config.camera!.corners?.map(([x, y]) => [x, y] as [number, number]) ?? null;
     const r = await entry.source.findCorners(v.table, v.k1, near);
     return r.ok ? ok(r.corners) : err(r.error);

@@ -1,4 +1,5 @@
 import type { BallSet } from '../vision/tracker.ts';
+import { SKITTLE_LAYOUTS, type SkittleLayout } from '../rules/catalogue.ts';
 
 // A module of its own so that the hub's thread, which checks these settings, does not load
 // the tracker and detector (vision-processor.ts, which each camera's thread loads).
@@ -6,6 +7,8 @@ import type { BallSet } from '../vision/tracker.ts';
 /** What a table's camera may say about its detector (config `camera`), checked here because a worker receives plain data. */
 export interface VisionOptions {
   balls: BallSet;
+  /** Which skittles stand where (the game's; skittle-setup.ts), for `balls: 'skittles'`. */
+  layout?: SkittleLayout;
   table: { length: number; width: number };
   k1: number;
   fovDeg?: number;
@@ -21,6 +24,8 @@ export function visionOptions(raw: unknown): VisionOptions {
   if (typeof k1 !== 'number' || !Number.isFinite(k1)) throw new Error('camera: k1 must be a number');
   const fovDeg = o.fovDeg;
   if (fovDeg !== undefined && (typeof fovDeg !== 'number' || !(fovDeg > 0 && fovDeg < 180))) throw new Error('camera: fovDeg must be between 0 and 180');
-  return { balls, table: { length: table.length, width: table.width }, k1, ...(fovDeg !== undefined ? { fovDeg } : {}) };
+  const layout = o.layout;
+  if (layout !== undefined && !(SKITTLE_LAYOUTS as readonly unknown[]).includes(layout)) throw new Error(`camera: layout '${String(layout)}' is not one of ${SKITTLE_LAYOUTS.join(', ')}`);
+  return { balls, ...(layout !== undefined ? { layout: layout as SkittleLayout } : {}), table: { length: table.length, width: table.width }, k1, ...(fovDeg !== undefined ? { fovDeg } : {}) };
 }
 

@@ -17,7 +17,7 @@ export const createFrameProcessor: CreateFrameProcessor = ({ width, height, fps,
   const o = visionOptions(options);
   const cal = calibrate({ width, height, corners: corners.map((c) => [c[0], c[1]] as [number, number]), table: o.table, k1: o.k1, ...(o.fovDeg !== undefined ? { fovDeg: o.fovDeg } : {}) });
   if (!cal.ok) throw new Error(`camera: corners: ${cal.error}`);
-  const skittles = o.balls === 'skittles' ? skittleSetup(o.table) : null;
+  const skittles = o.balls === 'skittles' ? skittleSetup(o.table, o.layout) : null;
   // A pyramid table's pockets too (SK7P-6/7): without them a ball that dropped is one the tracker waits to see again, and the shot never ends.
   const tracker = new VisionTracker({ calibration: cal.value, balls: o.balls, ...(skittles ? { skittles: skittles.skittles, initial: skittles.initial } : {}), ...(skittles?.pockets.length ? { pockets: skittles.pockets } : {}) });
   // In the camera's thread, before its first frame: the first shots' analysis is then not V8's first run of it (about 50 ms here, once).

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { matchSchema } from '../matchlog/schema.ts';
 import { RAILS, SKITTLES } from '../rules/ids.ts';
+import { SKITTLE_LAYOUTS } from '../rules/catalogue.ts';
 import { passwordHashProblem } from '../ops/password.ts';
 
 /**
@@ -63,12 +64,15 @@ export const cameraSchema = z
     clipMaxAgeHours: z.number().min(0.1).max(24 * 365).default(72),
     /**
      * This camera's detector settings, over the hub's (`cameraProcessor.options`): the balls
-     * (`carom` or `skittles`), the table's playing surface in mm, the lens' k1 and
-     * horizontal field of view. Checked again by the detector module in the camera's thread.
+     * (`carom` or `skittles`), which skittles stand where (`layout`, the catalogue's), the
+     * table's playing surface in mm, the lens' k1 and horizontal field of view. Those not
+     * given follow the table's `defaultMatch` game (hub/camera/detector-defaults.ts). Checked
+     * again by the detector module in the camera's thread.
      */
     detector: z
       .strictObject({
         balls: z.enum(['carom', 'skittles']).optional(),
+        layout: z.enum(SKITTLE_LAYOUTS).optional(),
         table: z.strictObject({ length: z.number().positive(), width: z.number().positive() }).optional(),
         k1: z.number().finite().optional(),
         fovDeg: z.number().gt(0).lt(180).optional(),

@@ -20,7 +20,8 @@ export const SCORING_MODELS = ['count-up', 'countdown', 'figures'] as const;
 export type ScoringModel = (typeof SCORING_MODELS)[number];
 
 /** Where the skittles stand (and the object balls start): SK5-12, SK7P-11, SK7C-3. */
-export type SkittleLayout = 'carom-five' | 'pyramid-seven' | 'carom-seven';
+export const SKITTLE_LAYOUTS = ['carom-five', 'pyramid-seven', 'carom-seven'] as const;
+export type SkittleLayout = (typeof SKITTLE_LAYOUTS)[number];
 
 export interface GameEntry {
   /** The English display name; translations are keyed by the game's id. */

@@ -1,11 +1,12 @@
 import { skittleSetup } from './skittle-setup.ts';
+import { SKITTLE_LAYOUTS, type SkittleLayout } from '../rules/catalogue.ts';
 import { calibrate, parseCorners } from '../vision/calibration.ts';
 import { VisionTracker, type BallSet, type TrackerMessage } from '../vision/tracker.ts';
 import { readVideo, VideoError } from './video-source.ts';
 
 /**
  * `npm run --silent track -- VIDEO --corners "x,y x,y x,y x,y" [--table 2840x1420]
- * [--balls carom|skittles] [--k1 K] [--fov DEG] [--positions JSON]` (CONTRACT §5): the
+ * [--balls carom|skittles] [--layout carom-five|pyramid-seven|carom-seven] [--k1 K] [--fov DEG] [--positions JSON]` (CONTRACT §5): the
  * tracker messages of a video as JSON lines. A bad argument or an unreadable video exits 2
  * with one line on stderr.
  */
@@ -14,13 +15,15 @@ export interface TrackIO {
   stderr(text: string): void;
 }
 
-export const USAGE = 'usage: track VIDEO --corners "x,y x,y x,y x,y" [--table 2840x1420] [--balls carom|skittles] [--k1 K] [--fov DEG] [--positions JSON]';
+export const USAGE = 'usage: track VIDEO --corners "x,y x,y x,y x,y" [--table 2840x1420] [--balls carom|skittles] [--layout carom-five|pyramid-seven|carom-seven] [--k1 K] [--fov DEG] [--positions JSON]';
 
 interface Args {
   video: string;
   corners: [number, number][];
   table: { length: number; width: number };
   balls: BallSet;
+  /** Which skittles stand where (skittle-setup.ts); default by the table's size. */
+  layout: SkittleLayout | undefined;
   k1: number;
   fov: number | undefined;
   positions: Record<string, [number, number]> | undefined;
@@ -31,6 +34,7 @@ export function parseTrackArgs(argv: string[]): { ok: true; value: Args } | { ok
   let corners: string | undefined;
   let table = '2840x1420';
   let balls = 'carom';
+  let layout: string | undefined;
   let k1 = '0';
   let fov: string | undefined;
   let positions: string | undefined;
@@ -45,6 +49,7 @@ export function parseTrackArgs(argv: string[]): { ok: true; value: Args } | { ok
       if (a === '--corners') corners = value();
       else if (a === '--table') table = value();
       else if (a === '--balls') balls = value();
+      else if (a === '--layout') layout = value();
       else if (a === '--k1') k1 = value();
       else if (a === '--fov') fov = value();
       else if (a === '--positions') positions = value();
@@ -64,6 +69,7 @@ export function parseTrackArgs(argv: string[]): { ok: true; value: Args } | { ok
   const size = { length: Number(t[1]), width: Number(t[2]) };
   if (size.length <= size.width) return { ok: false, error: `--table: length ${size.length} must exceed width ${size.width}` };
   if (balls !== 'carom' && balls !== 'skittles') return { ok: false, error: `--balls "${balls}" is not carom or skittles` };
+  if (layout !== undefined && !(SKITTLE_LAYOUTS as readonly string[]).includes(layout)) return { ok: false, error: `--layout "${layout}" is not one of ${SKITTLE_LAYOUTS.join(', ')}` };
   const k = Number(k1);
   if (!Number.isFinite(k) || Math.abs(k) > 0.5) return { ok: false, error: `--k1 "${k1}" is not a number in [-0.5, 0.5]` };
   const f = fov === undefined ? undefined : Number(fov);
@@ -82,7 +88,7 @@ export function parseTrackArgs(argv: string[]): { ok: true; value: Args } | { ok
       return { ok: false, error: `--positions: ${(e as Error).message}` };
     }
   }
-  return { ok: true, value: { video, corners: c.value.map((p) => [p[0], p[1]]), table: size, balls, k1: k, fov: f, positions: pos } };
+  return { ok: true, value: { video, corners: c.value.map((p) => [p[0], p[1]]), table: size, balls, layout: layout as SkittleLayout | undefined, k1: k, fov: f, positions: pos } };
 }
 
 export async function trackCommand(argv: string[], io: TrackIO): Promise<number> {
@@ -108,7 +114,7 @@ export async function trackCommand(argv: string[], io: TrackIO): Promise<number>
           setupError = `--corners: ${cal.error}`;
           throw new VideoError(setupError);
         }
-        const skittles = a.balls === 'skittles' ? skittleSetup(a.table) : null;
+        const skittles = a.balls === 'skittles' ? skittleSetup(a.table, a.layout) : null;
         const initial = a.positions ?? skittles?.initial;
         tracker = new VisionTracker({ calibration: cal.value, balls: a.balls, ...(skittles ? { skittles: skittles.skittles } : {}), ...(skittles?.pockets.length ? { pockets: skittles.pockets } : {}), ...(initial ? { initial } : {}) });
       },
