@@ -29,6 +29,8 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
   let hub: Hub;
   let panel: WebPanel;
   let browser: Browser;
+  let skittlesBrowser: Browser;
+  let skittlesClip: Clip;
   let base = '';
   const dir = mkdtempSync(join(tmpdir(), 'tracker-page-'));
   let clip: Clip;
@@ -38,8 +40,14 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     const parsed = parseConfig(
       JSON.stringify({
         hub: { id: 'club' },
-        broker: { users: [{ username: 'tracker-t1', passwordHash: hashPasswordSync('tracker-secret'), publish: ['billiards/tables/t1/tracker'], subscribe: [] }] },
-        tables: [{ id: 't1', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 10 } }],
+        broker: {
+          users: ['t1', 't2'].map((t) => ({ username: `tracker-${t}`, passwordHash: hashPasswordSync('tracker-secret'), publish: [`billiards/tables/${t}/tracker`], subscribe: [] })),
+        },
+        tables: [
+          { id: 't1', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 10 } },
+          // A five-skittle table: the page's detector takes the game's balls, skittles and table from the hub (web/routes/tracker.ts).
+          { id: 't2', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'skittles-5', players: ['Ana', 'Ben'], target: 60 } },
+        ],
       }),
     );
     if (!parsed.ok) throw new Error(parsed.error);
@@ -53,33 +61,53 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     const y4m = join(dir, 'camera.y4m');
     writeClipY4m(clip, y4m);
     corners = clip.camera.corners.map((c) => `${c[0].toFixed(1)},${c[1].toFixed(1)}`).join(' ');
-    browser = await chromium.launch({
+    browser = await cameraBrowser(y4m);
+    // A five-skittle break that fells a skittle, for the second table's phone.
+    const skittleShot = new VideoShotPlanner('skittles-5').plan('cue', true, [], seededRandom(2));
+    skittlesClip = makeClip({ ...skittleShot, fps: 30, width: 800, height: 450, seed: 2, lead: 1.5, tail: 3 });
+    const skittlesY4m = join(dir, 'skittles.y4m');
+    writeClipY4m(skittlesClip, skittlesY4m);
+    skittlesBrowser = await cameraBrowser(skittlesY4m);
+  }, 60_000);
+
+  /** Headless Chromium whose camera plays this video (Chromium's fake capture device). */
+  const cameraBrowser = (y4m: string) =>
+    chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`],
     });
-  }, 60_000);
+
+  /** Opens /tracker/<table> in a browser, starts it with the clip's corners and lens as the table's tracker user, and waits for the hub to score a shot. */
+  async function track(on: Browser, tableId: string, shotClip: Clip) {
+    const page = await on.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/tracker/${tableId}`);
+    await page.fill('input[name=corners]', shotClip.camera.corners.map((c) => `${c[0].toFixed(1)},${c[1].toFixed(1)}`).join(' '));
+    await page.fill('input[name=k1]', String(shotClip.camera.spec.k1));
+    await page.fill('input[name=fov]', String(shotClip.camera.spec.hfovDeg));
+    await page.fill('input[name=broker]', hub.mqttWsUrl!);
+    await page.fill('input[name=username]', `tracker-${tableId}`);
+    await page.fill('input[name=password]', 'tracker-secret');
+    await page.click('button[type=submit]');
+    const table = hub.tables.get(tableId)!;
+    const deadline = Date.now() + 60_000;
+    while (table.counters.shots < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const log = table.exportLog();
+    const shotLine = (log.ok ? log.value : '').split('\n').find((l) => l.startsWith('{"shot"'));
+    const shot = shotLine ? (JSON.parse(shotLine).shot as { events: { kind: string; t: number; maybe?: true; skittle?: string }[] }) : null;
+    return { page, errors, table, shot };
+  }
 
   afterAll(async () => {
     await browser?.close();
+    await skittlesBrowser?.close();
     await panel?.stop();
     await hub?.stop();
   });
 
   it('runs the real detector on the camera, publishes as the tracker user, and the hub scores the physics’ shot with no prompt', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${base}/tracker/t1`);
-    await page.fill('input[name=corners]', corners);
-    await page.fill('input[name=k1]', String(clip.camera.spec.k1));
-    await page.fill('input[name=fov]', String(clip.camera.spec.hfovDeg));
-    await page.fill('input[name=broker]', hub.mqttWsUrl!);
-    await page.fill('input[name=username]', 'tracker-t1');
-    await page.fill('input[name=password]', 'tracker-secret');
-    await page.click('button[type=submit]');
-    const table = hub.tables.get('t1')!;
-    const deadline = Date.now() + 60_000;
-    while (table.counters.shots < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const { page, errors, table, shot: read } = await track(browser, 't1', clip);
     const status = await page.textContent('#tracker-status');
     expect(errors).toEqual([]);
     expect(status).toMatch(/^Tracking table t1 at 800×450/);
@@ -88,9 +116,7 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     const state = table.state();
     expect(state.prompt).toBeNull();
     expect(state.status).toBe('playing');
-    const log = table.exportLog();
-    const shotLine = (log.ok ? log.value : '').split('\n').find((l) => l.startsWith('{"shot"'))!;
-    const shot = JSON.parse(shotLine).shot as { events: { kind: string; t: number; maybe?: true }[] };
+    const shot = read!;
     // The events the physics made, by ids and kinds, in order (the camera sees them at its frame
     // rate). A browser starved of CPU skips frames, and then the camera may state as `maybe` what
     // it cannot make sure of — a maybe cushion added (seen once in CI under a doubled load), or a
@@ -110,6 +136,17 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     const partners = new Set(clip.truth.shot.events.flatMap((e) => (e.kind === 'ball' && e.balls.includes('white') ? e.balls.filter((b) => b !== 'white') : [])));
     expect(state.players[0]!.score).toBe(partners.has('yellow') && partners.has('red') ? 1 : 0);
     await page.screenshot({ path: join(tmpdir(), 'tracker-page.png') });
+  }, 90_000);
+
+  it('SK5-12: on a five-skittle table the page watches the game\'s skittles and states the fall the physics made', async () => {
+    const { page, errors, table, shot } = await track(skittlesBrowser, 't2', skittlesClip);
+    expect(errors).toEqual([]);
+    expect(await page.textContent('#tracker-status')).toMatch(/^Tracking table t2/);
+    expect(table.counters.shots).toBe(1);
+    const fell = skittlesClip.truth.shot.events.flatMap((e) => (e.kind === 'skittle' ? [e.skittle] : []));
+    expect(fell.length).toBeGreaterThan(0);
+    // The carom detector the page ran before saw no skittle at all, and five skittles have no spot skittles to read as fallen.
+    expect(shot!.events.filter((e) => e.kind === 'skittle').map((e) => e.skittle)).toEqual(fell);
   }, 90_000);
 
   it('a wrong tracker password is refused and says so on the page', async () => {

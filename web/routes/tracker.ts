@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { layout } from '../pages/layout.ts';
+import { detectorDefaults } from '../../hub/camera/detector-defaults.ts';
+import { MATCH_TABLE } from '../../hub/rules/options.ts';
+import { skittleSetup } from '../../hub/track/skittle-setup.ts';
 import { jsonError, tableParam, type AppDeps, type Env } from './common.ts';
 
 /**
@@ -25,10 +28,23 @@ function mqttBrowserBuild(): string | null {
   }
 }
 
+/**
+ * What the page's detector needs to know of the table's game (the match it shows, as the hub's
+ * own cameras do: hub/camera/detector-defaults.ts): the balls, the table's size, and for a
+ * skittle game where its skittles stand, where the whites start and the pockets.
+ */
+export function trackerDetector(match: { variant: string; options?: Record<string, unknown> } | undefined) {
+  const game = detectorDefaults(match);
+  const table = game.table ?? MATCH_TABLE;
+  if (game.balls !== 'skittles') return { balls: 'carom' as const, table };
+  const setup = skittleSetup(table, game.layout);
+  return { balls: 'skittles' as const, table, skittles: setup.skittles, initial: setup.initial, ...(setup.pockets.length ? { pockets: setup.pockets } : {}) };
+}
+
 export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
   app.get('/tracker/:table', (c) => {
     const table = tableParam(c);
-    const body = html`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}">
+    const body = html`<main class="tracker" id="tracker" data-table="${table}" data-base="${d.options.baseTopic}" data-detector="${JSON.stringify(trackerDetector(d.store.get(table)?.state?.match ?? undefined))}">
   <h1>Tracker · table ${table}</h1>
   <form id="tracker-form" class="form-grid">
     <label>Broker (WebSocket) <input name="broker" required></label>

@@ -26,7 +26,13 @@ const status = byId('tracker-status');
 const video = byId('tracker-video', HTMLVideoElement);
 /** @param {string} text */
 const say = (text) => (status.textContent = text);
-const { table = '', base = '' } = root.dataset;
+const { table = '', base = '', detector: detectorJson = '{}' } = root.dataset;
+/**
+ * The table's game as the detector needs it (web/routes/tracker.ts, trackerDetector): carom
+ * balls or the skittle set with where the skittles stand, the table's size, the pockets.
+ * @type {{ balls?: 'carom' | 'skittles', table?: { length: number, width: number }, skittles?: { id: string, at: [number, number], base: number, height: number }[], initial?: Record<string, [number, number]>, pockets?: { at: [number, number], radius: number }[] }}
+ */
+const game = JSON.parse(detectorJson);
 /** @param {string} name a field of the form */
 const field = (name) => one(`#tracker-form [name="${name}"]`, HTMLInputElement);
 field('broker').value = localStorage.getItem('tracker.broker') ?? `ws://${location.hostname}:9001`;
@@ -84,9 +90,15 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   const width = video.videoWidth & ~1;
   const height = video.videoHeight & ~1;
   // The corners are the cushion noses in the camera's pixels (as the hub's config `camera.corners`).
-  const cal = calibrate({ width, height, corners: corners.value, table: { length: 2840, width: 1420 }, k1, ...(fovDeg !== undefined ? { fovDeg } : {}) });
+  const cal = calibrate({ width, height, corners: corners.value, table: game.table ?? { length: 2840, width: 1420 }, k1, ...(fovDeg !== undefined ? { fovDeg } : {}) });
   if (!cal.ok) throw new Error(`corners: ${cal.error}`);
-  const tracker = new VisionTracker({ calibration: cal.value, balls: 'carom' });
+  const tracker = new VisionTracker({
+    calibration: cal.value,
+    balls: game.balls ?? 'carom',
+    ...(game.skittles ? { skittles: game.skittles } : {}),
+    ...(game.initial ? { initial: game.initial } : {}),
+    ...(game.pockets ? { pockets: game.pockets } : {}),
+  });
   const topic = `${base}/tables/${table}/tracker`;
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
