@@ -155,13 +155,7 @@ export class BallPath {
     // track fusion asks this per ball, click and turn, and a shot of many clicks took seconds
     // scanning every segment each time) to the last that starts by t1.
     const segs = this.segments;
-    let lo = 0;
-    let hi = segs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (segs[mid]!.tb < t0) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = leadingCount(segs, (g) => g.tb < t0);
     let v = 0;
     for (let k = lo; k < segs.length && segs[k]!.ta <= t1; k++) {
       const g = segs[k]!;
@@ -169,6 +163,18 @@ export class BallPath {
     }
     return v;
   }
+}
+
+/** How many items at the head of `items` pass `test`, which holds for a prefix and then never again (binary search). */
+export function leadingCount<T>(items: readonly T[], test: (item: T) => boolean): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (test(items[mid]!)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export const dist = (p: Vec, q: Vec) => Math.hypot(p[0] - q[0], p[1] - q[1]);

@@ -3,7 +3,7 @@ import type { PathSample, ShotPaths } from '../vision/tracker.ts';
 import { frameInterval } from '../vision/contacts.ts';
 import { outrunGap } from '../vision/doubts.ts';
 import { IMPULSE_SHARE, SENSOR_CALIBRATION, speedRange } from '../rules/bounds.ts';
-import { BallPath, MAX_SPEED, REST_MS, dist, lowerBetween, lowerTo, restingPlace, segmentDistance, within, type Disc, type Reach, type SightingError, type Turn, type Vec } from './ball-path.ts';
+import { BallPath, MAX_SPEED, REST_MS, dist, leadingCount, lowerBetween, lowerTo, restingPlace, segmentDistance, within, type Disc, type Reach, type SightingError, type Turn, type Vec } from './ball-path.ts';
 import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
 
 /**
@@ -205,18 +205,6 @@ interface TurnGains {
   clicks?: Turn['clicks'];
 }
 
-/** How many of a turn's clicks (in event order) are sensor events before `before`. */
-function clicksBefore(clicks: Turn['clicks'], before: number): number {
-  let lo = 0;
-  let hi = clicks.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (clicks[mid]!.index < before) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Ids for each sensor event (same index) from the camera's paths alone: a contact's ids, or null where not sure. */
 export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusionOptions): ShotEvent[] {
   const shotPaths = withoutOutrunParts(recorded);
@@ -279,7 +267,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       // them: what each prefix gave each ball is worked out once, in one pass over the turn
       // (per ball and event it was quadratic in the clicks of a turn: a cluster's burst of 400
       // clicks took 20 s).
-      const counted = clicksBefore(entry.turn.clicks, before);
+      const counted = leadingCount(entry.turn.clicks, (c) => c.index < before);
       if (counted === 0) return [];
       entry.prefixes ??= prefixGains(entry.turn, entry.meets);
       const known = entry.prefixes[counted - 1]!;
