@@ -13,6 +13,8 @@ import { createMatch, playTruth } from '../../hardware/simulator/match-helpers.t
  */
 export type Path = ([number, number[], 1] | [number, number[] | null])[];
 export type Fixture = {
+  /** The video's frame rate (default 60). */
+  fps?: number;
   pixelMm: number;
   ballRadius: number;
   table: { length: number; width: number };
@@ -29,6 +31,7 @@ export const dt = 1000 / 60;
 
 /** The camera's events as the tracker states them: contacts on the analysed frames, the watch's falls, then the doubts over every frame. */
 export function cameraEvents(fixture: Fixture, read: readonly DoubtEvent[]): DoubtEvent[] {
+  const dt = 1000 / (fixture.fps ?? 60);
   const tracks = new Map(Object.entries(fixture.paths).map(([ball, samples]) => [ball, samples.map(([t, at]): TrackSample => ({ t, at: at as [number, number] | null }))]));
   const partial = new Map(Object.entries(fixture.paths).map(([ball, samples]) => [ball, new Set(samples.filter((x) => x[2] === 1).map((x) => x[0]))]));
   const step = analysisStep(dt);
