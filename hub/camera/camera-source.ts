@@ -125,13 +125,19 @@ export class CameraSource {
     return m.ok ? { ok: true } : { ok: false, error: m.error ?? 'not applied' };
   }
 
+  /** New detector settings for the running camera (another game on the table), on the corners in use. */
+  async redetect(options: unknown): Promise<{ ok: true } | { ok: false; error: string }> {
+    const m = await this.ask({ type: 'detector', id: String(++this.clipSeq), options });
+    return m.ok ? { ok: true } : { ok: false, error: m.error ?? 'not applied' };
+  }
+
   /** The table's corners found in the newest frame. */
   async findCorners(table: { length: number; width: number }, k1: number, near: [number, number][] | null): Promise<{ ok: true; corners: [number, number][] } | { ok: false; error: string }> {
     const m = await this.ask({ type: 'find', id: String(++this.clipSeq), table, k1, near });
     return m.type === 'found' && m.ok && m.corners ? { ok: true, corners: m.corners } : { ok: false, error: m.error ?? 'not found' };
   }
 
-  private ask(message: Extract<ToWorker, { type: 'snapshot' | 'calibrate' | 'find' }>): Promise<Extract<FromWorker, { type: 'snapshot' | 'calibrated' | 'found' }>> {
+  private ask(message: Extract<ToWorker, { type: 'snapshot' | 'calibrate' | 'detector' | 'find' }>): Promise<Extract<FromWorker, { type: 'snapshot' | 'calibrated' | 'found' }>> {
     const worker = this.worker;
     const fail = (error: string) => ({ type: 'calibrated' as const, id: message.id, ok: false, error });
     if (!worker) return Promise.resolve(fail('camera not started'));

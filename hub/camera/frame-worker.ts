@@ -50,6 +50,8 @@ export type ToWorker =
   | { type: 'snapshot'; id: string }
   /** New corners: the detector and the mask are rebuilt on them (the old ones stay if that fails). */
   | { type: 'calibrate'; id: string; corners: [number, number][] }
+  /** New detector settings (another game on the table: its balls, skittles, size): the detector is rebuilt with them on the corners in use. */
+  | { type: 'detector'; id: string; options: unknown }
   /** "Find automatically": the corners from the newest frame (hub/vision/find-corners.ts), off the hub's thread. */
   | { type: 'find'; id: string; table: { length: number; width: number }; k1: number; near: [number, number][] | null };
 
@@ -85,6 +87,8 @@ const size = frameBytes(cfg.width, cfg.height);
 let processor: FrameProcessor | null = null;
 /** Outside the calibrated table, blanked before the detector and the motion meter (hub/vision/table-mask.ts). */
 let mask: TableMask | null = cfg.corners ? tableMask(cfg.width, cfg.height, cfg.corners) : null;
+/** The corners the detector runs on (the config's, or the last calibration's). */
+let cornersInUse = cfg.corners;
 /** The newest frame as it came (the calibration page shows it), and a buffer for its masked copy. */
 let latest: Uint8Array | null = null;
 let masked: Uint8Array | null = null;
@@ -160,6 +164,7 @@ async function main(): Promise<void> {
     if (m.type === 'clip') void writeClip(m.id, m.path, m.tracksPath);
     else if (m.type === 'snapshot') snapshot(m.id);
     else if (m.type === 'calibrate') void recalibrate(m.id, m.corners);
+    else if (m.type === 'detector') void redetect(m.id, m.options);
     else if (m.type === 'find') find(m);
     else if (m.type === 'stop') {
       stopped = true;
@@ -398,9 +403,27 @@ async function recalibrate(id: string, corners: [number, number][]): Promise<voi
     processor = next;
     inShot = false;
     mask = tableMask(cfg.width, cfg.height, corners);
+    cornersInUse = corners;
     tracks.clear();
     post({ type: 'calibrated', id, ok: true });
   } catch (e) {
+    post({ type: 'calibrated', id, ok: false, error: (e as Error).message });
+  }
+}
+
+/** New detector settings, live, on the corners in use: the old detector stays if the new one cannot be built. */
+async function redetect(id: string, options: unknown): Promise<void> {
+  if (!cfg.processor) return post({ type: 'calibrated', id, ok: false, error: 'no detector on this camera' });
+  const before = cfg.processor.options;
+  cfg.processor.options = options;
+  try {
+    const next = await buildProcessor(cornersInUse);
+    processor = next;
+    inShot = false;
+    tracks.clear();
+    post({ type: 'calibrated', id, ok: true });
+  } catch (e) {
+    cfg.processor.options = before;
     post({ type: 'calibrated', id, ok: false, error: (e as Error).message });
   }
 }

@@ -52,6 +52,8 @@ export interface TableCamerasOptions {
 
 export class TableCameras {
   private readonly sources = new Map<string, { source: CameraSource; table: TableService; config: TableConfig }>();
+  /** The detector settings each camera was last given for the game on its table (absent: the table's default game's). */
+  private readonly detectorKeys = new Map<string, string>();
   private readonly lastStatus = new Map<string, string>();
   readonly clips: ClipStore;
   /** From a frame's arrival in the worker to its tracker message on the hub's thread… the worker's part. */
@@ -136,13 +138,33 @@ export class TableCameras {
     }
   }
 
-  /** Every published table state: a new prompt asks for a clip. */
+  /** Every published table state: a new prompt asks for a clip; another game on the table, another detector. */
   onState(state: TableState): void {
     const before = this.lastStatus.get(state.table);
     this.lastStatus.set(state.table, state.status);
     if (state.status === 'awaiting-referee' && before !== 'awaiting-referee' && this.sources.has(state.table)) {
       void this.clip(state.table, 'prompt', state.shotCount + 1);
     }
+    if (state.match) this.followGame(state.table, state.match);
+  }
+
+  /**
+   * The detector follows the game being played, not only the table's `defaultMatch`: five
+   * skittles and carom share a carom table, and a hub restarted mid-match resumes whatever was
+   * on. A match whose balls, skittles or table differ from the detector's rebuilds it (at a
+   * match's start the balls are at rest; the camera's own `detector` settings still win).
+   */
+  private followGame(tableId: string, match: NonNullable<TableState['match']>): void {
+    const entry = this.sources.get(tableId);
+    if (!entry || !this.opts.processor) return;
+    const options = this.detectorOptions(entry.config, match);
+    const key = JSON.stringify(options);
+    if (key === (this.detectorKeys.get(tableId) ?? JSON.stringify(this.detectorOptions(entry.config)))) return;
+    this.detectorKeys.set(tableId, key);
+    void entry.source.redetect(options).then((r) => {
+      if (r.ok) this.opts.log('info', 'camera detector set for the game on the table', { table: tableId, variant: match.variant });
+      else this.opts.log('warn', 'camera detector not changed for the game on the table', { table: tableId, variant: match.variant, error: r.error });
+    });
   }
 
   /** Writes a clip of the table's last seconds; then expires old ones. */
@@ -194,9 +216,9 @@ export class TableCameras {
     ];
   }
 
-  /** The detector's settings for a table: the hub's, then what the table's game says (balls, skittles, table size), then the camera's own. */
-  private detectorOptions(config: TableConfig): Record<string, unknown> {
-    return { ...(this.opts.processor?.options as object | undefined), ...detectorDefaults(config.defaultMatch), ...config.camera?.detector };
+  /** The detector's settings for a table: the hub's, then what the game says (balls, skittles, table size; the table's default unless another is on), then the camera's own. */
+  private detectorOptions(config: TableConfig, match: { variant: string; options?: Record<string, unknown> } | undefined = config.defaultMatch): Record<string, unknown> {
+    return { ...(this.opts.processor?.options as object | undefined), ...detectorDefaults(match), ...config.camera?.detector };
   }
 
   /** The detector's view of a table (size, lens), for checking corners where the detector would. */

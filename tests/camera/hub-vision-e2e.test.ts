@@ -129,4 +129,28 @@ describe('a table camera with the real detector (issues 15 and 16)', () => {
       hub = null;
     }
   }, 180_000);
+
+  it('SK5-12: five skittles started on a carom table (its default game carom): the camera\'s detector follows the game being played', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hub-vision-'));
+    const shot = new VideoShotPlanner('skittles-5').plan('cue', true, [], seededRandom(2));
+    // Played at its own pace, so the match can be started before the stroke.
+    const clip = makeClip({ ...shot, fps: 30, width: 800, height: 450, seed: 2, lead: 2, tail: 2 });
+    const fell = clip.truth.shot.events.flatMap((e) => (e.kind === 'skittle' ? [e.skittle] : []));
+    const file = join(dataDir, 'table.y4m');
+    writeClipY4m(clip, file);
+    const corners = clip.camera.corners.map((c) => [c[0], c[1]] as [number, number]);
+    const config = testConfig({
+      tables: [{ id: 't1', source: { type: 'simulator' }, scoring: 'camera', camera: { file, width: 800, height: 450, fps: 30, corners, detector: { k1: clip.camera.spec.k1, fovDeg: clip.camera.spec.hfovDeg } }, defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 10 } }],
+    });
+    hub = new Hub({ config, dataDir, mqttPort: 0, clock: realClock, tickMs: 50, sourceFor: () => new ManualSource(false), cameraProcessor: { module: PROCESSOR } });
+    await hub.start();
+    const table = hub.tables.get('t1')!;
+    expect(table.startMatch({ variant: 'skittles-5', players: ['Ana', 'Ben'], target: 60 }).ok).toBe(true);
+    await until(() => table.counters.shots === 1, 60_000);
+    const log = table.exportLog();
+    if (!log.ok) throw new Error(log.error);
+    const shotLine = log.value.split('\n').filter((l) => l.startsWith('{"shot"')).at(-1)!;
+    const events = JSON.parse(shotLine).shot.events as { kind: string; skittle?: string; maybe?: boolean }[];
+    expect(events.filter((e) => e.kind === 'skittle').map((e) => `${e.skittle}${e.maybe ? '?' : ''}`)).toEqual(fell);
+  }, 90_000);
 });
