@@ -41,12 +41,14 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
       JSON.stringify({
         hub: { id: 'club' },
         broker: {
-          users: ['t1', 't2'].map((t) => ({ username: `tracker-${t}`, passwordHash: hashPasswordSync('tracker-secret'), publish: [`billiards/tables/${t}/tracker`], subscribe: [] })),
+          users: ['t1', 't2', 't3'].map((t) => ({ username: `tracker-${t}`, passwordHash: hashPasswordSync('tracker-secret'), publish: [`billiards/tables/${t}/tracker`], subscribe: [] })),
         },
         tables: [
           { id: 't1', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 10 } },
           // A five-skittle table: the page's detector takes the game's balls, skittles and table from the hub (web/routes/tracker.ts).
           { id: 't2', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'skittles-5', players: ['Ana', 'Ben'], target: 60 } },
+          // A carom table on which five skittles are then played.
+          { id: 't3', source: { type: 'simulator' }, scoring: 'camera', defaultMatch: { variant: 'carom', players: ['Ana', 'Ben'], target: 10 } },
         ],
       }),
     );
@@ -147,6 +149,28 @@ describe.skipIf(skip)('the tracker page publishes a phone camera’s shots (issu
     expect(fell.length).toBeGreaterThan(0);
     // The carom detector the page ran before saw no skittle at all, and five skittles have no spot skittles to read as fallen.
     expect(shot!.events.filter((e) => e.kind === 'skittle').map((e) => e.skittle)).toEqual(fell);
+  }, 90_000);
+
+  it('SK5-12: five skittles started on a carom table while its page runs: the page\'s detector follows the game', async () => {
+    const page = await skittlesBrowser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/tracker/t3`);
+    expect(await page.textContent('#tracker-game')).toBe('carom · 2840 × 1420 mm');
+    await page.fill('input[name=corners]', skittlesClip.camera.corners.map((c) => `${c[0].toFixed(1)},${c[1].toFixed(1)}`).join(' '));
+    await page.fill('input[name=broker]', hub.mqttWsUrl!);
+    await page.fill('input[name=username]', 'tracker-t3');
+    await page.fill('input[name=password]', 'tracker-secret');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('tracker-status')?.textContent?.startsWith('Tracking'), null, { timeout: 20_000 });
+    expect(hub.tables.get('t3')!.startMatch({ variant: 'skittles-5', players: ['Ana', 'Ben'], target: 60 }).ok).toBe(true);
+    // Put in place between shots: at once when the balls rest, after the shot when one is on.
+    await page.waitForFunction(() => document.getElementById('tracker-game')?.textContent?.startsWith('skittles'), null, { timeout: 30_000 });
+    expect(await page.textContent('#tracker-game')).toBe('skittles (5 skittles) · 2840 × 1420 mm');
+    const detector = (await (await fetch(`${base}/tracker/t3/detector`)).json()) as { balls: string; skittles: { id: string }[] };
+    expect(detector.balls).toBe('skittles');
+    expect(detector.skittles.map((k) => k.id).sort()).toEqual(['foot', 'head', 'king', 'left', 'right']);
+    expect(errors).toEqual([]);
   }, 90_000);
 
   it('a wrong tracker password is refused and says so on the page', async () => {

@@ -35,6 +35,8 @@ export function liveRoutes(app: Hono<Env>, d: AppDeps): void {
         : view === 'referee'
           ? () => ({ html: htmlText(refereeFragment(store.get(table), table, lang)) })
           : null;
+    // view=state: the table's states alone (the tracker page follows the game on the table).
+    if (view === 'state') return sseStream(c, { store, registry: d.streams, table, payload: () => recPayload(table), tableEvents: 'none' });
     return sseStream(c, { store, registry: d.streams, table, payload: () => ({ ...recPayload(table), ...(render ? render() : {}) }), tableEvents: render ? 'no-status' : 'all' });
   });
 

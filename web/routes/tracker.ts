@@ -58,10 +58,13 @@ export function trackerRoutes(app: Hono<Env>, d: AppDeps): void {
   </form>
   <p id="tracker-status" class="muted" role="status">Not started.</p>
   <video id="tracker-video" playsinline muted autoplay></video>
-  <dl id="tracker-stats"><dt>Frames</dt><dd id="tracker-frames">0</dd><dt>Messages</dt><dd id="tracker-messages">0</dd><dt>ms per frame</dt><dd id="tracker-ms">–</dd></dl>
+  <dl id="tracker-stats"><dt>Game</dt><dd id="tracker-game">–</dd><dt>Frames</dt><dd id="tracker-frames">0</dd><dt>Messages</dt><dd id="tracker-messages">0</dd><dt>ms per frame</dt><dd id="tracker-ms">–</dd></dl>
 </main>`;
     return c.html(layout({ title: `Tracker · table ${table}`, body, scripts: ['tracker.js'], nav: false }));
   });
+
+  // What the page's detector needs for the game on the table now (the page follows the table's states and asks again when its game changes).
+  app.get('/tracker/:table/detector', (c) => c.json(trackerDetector(d.store.get(tableParam(c))?.state?.match ?? undefined)));
 
   // Served like web/static/ (routes/static.ts: its type, no-cache with an ETag); a missing build falls through to the 404.
   const bundle = mqttBrowserBuild();

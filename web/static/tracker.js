@@ -32,7 +32,10 @@ const { table = '', base = '', detector: detectorJson = '{}' } = root.dataset;
  * balls or the skittle set with where the skittles stand, the table's size, the pockets.
  * @type {{ balls?: 'carom' | 'skittles', table?: { length: number, width: number }, skittles?: { id: string, at: [number, number], base: number, height: number }[], initial?: Record<string, [number, number]>, pockets?: { at: [number, number], radius: number }[] }}
  */
-const game = JSON.parse(detectorJson);
+let game = JSON.parse(detectorJson);
+/** @param {typeof game} g what the detector is set for, shown on the page */
+const gameText = (g) => `${g.balls ?? 'carom'}${g.skittles ? ` (${g.skittles.length} skittles)` : ''} · ${g.table?.length ?? 2840} × ${g.table?.width ?? 1420} mm`;
+byId('tracker-game').textContent = gameText(game);
 /** @param {string} name a field of the form */
 const field = (name) => one(`#tracker-form [name="${name}"]`, HTMLInputElement);
 field('broker').value = localStorage.getItem('tracker.broker') ?? `ws://${location.hostname}:9001`;
@@ -90,15 +93,23 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   const width = video.videoWidth & ~1;
   const height = video.videoHeight & ~1;
   // The corners are the cushion noses in the camera's pixels (as the hub's config `camera.corners`).
-  const cal = calibrate({ width, height, corners: corners.value, table: game.table ?? { length: 2840, width: 1420 }, k1, ...(fovDeg !== undefined ? { fovDeg } : {}) });
-  if (!cal.ok) throw new Error(`corners: ${cal.error}`);
-  const tracker = new VisionTracker({
-    calibration: cal.value,
-    balls: game.balls ?? 'carom',
-    ...(game.skittles ? { skittles: game.skittles } : {}),
-    ...(game.initial ? { initial: game.initial } : {}),
-    ...(game.pockets ? { pockets: game.pockets } : {}),
-  });
+  /** The detector for a game (web/routes/tracker.ts, trackerDetector): calibrated on its table's size. @param {typeof game} g */
+  const detectorFor = (g) => {
+    const cal = calibrate({ width, height, corners: corners.value, table: g.table ?? { length: 2840, width: 1420 }, k1, ...(fovDeg !== undefined ? { fovDeg } : {}) });
+    if (!cal.ok) throw new Error(`corners: ${cal.error}`);
+    return new VisionTracker({
+      calibration: cal.value,
+      balls: g.balls ?? 'carom',
+      ...(g.skittles ? { skittles: g.skittles } : {}),
+      ...(g.initial ? { initial: g.initial } : {}),
+      ...(g.pockets ? { pockets: g.pockets } : {}),
+    });
+  };
+  let tracker = detectorFor(game);
+  /** Another game started on the table: its detector, put in place between shots. @type {typeof game | null} */
+  let nextGame = null;
+  let moving = false;
+  followGame((g) => (nextGame = g));
   const topic = `${base}/tables/${table}/tracker`;
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
@@ -130,10 +141,17 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
       frame = frameFromRgb(width, height, ctx.getImageData(0, 0, width, height).data, 4);
     }
     frames += 1;
+    if (nextGame && !moving) {
+      tracker = detectorFor(nextGame);
+      game = nextGame;
+      nextGame = null;
+      byId('tracker-game').textContent = gameText(game);
+    }
     const found = tracker.push(frame, t);
     tracker.trail.length = 0; // a live camera runs for hours: the whole-video trail (for overlays of files) is not kept
     for (const m of found) {
-      if (m.type === 'strike') strikeT = t;
+      if (m.type === 'strike') (strikeT = t), (moving = true);
+      if (m.type === 'rest') moving = false;
       // The detector counts event times on the frames' clock; the hub counts them from the strike (CONTRACT §1.2).
       const out = m.type === 'shot' ? { ...m, shot: { ...m.shot, events: m.shot.events.map((e) => ({ ...e, t: Math.max(0, Math.round(e.t - strikeT)) })) } } : m;
       sending = sending
@@ -213,4 +231,27 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
   } else {
     setInterval(() => onFrame(performance.now(), video), 1000 / fps);
   }
+}
+
+/**
+ * The game on the table, followed while the page runs: the table's states (its SSE stream,
+ * states only); when its match changes game, what the detector needs for it (balls, table,
+ * skittles, pockets) is fetched and handed to `use`.
+ * @param {(g: typeof game) => void} use
+ */
+function followGame(use) {
+  let seen = JSON.stringify({ variant: null });
+  const events = new EventSource(`/events/${encodeURIComponent(table)}?view=state`);
+  events.addEventListener('state', async (ev) => {
+    const match = JSON.parse(/** @type {MessageEvent} */ (ev).data)?.state?.match;
+    if (!match) return;
+    const key = JSON.stringify({ variant: match.variant, table: match.options?.table ?? null });
+    if (key === seen) return;
+    const first = seen === JSON.stringify({ variant: null });
+    seen = key;
+    const r = await fetch(`/tracker/${encodeURIComponent(table)}/detector`);
+    if (!r.ok) return;
+    const next = await r.json();
+    if (!first || JSON.stringify(next) !== JSON.stringify(game)) use(next);
+  });
 }
