@@ -81,6 +81,10 @@ export class TableCameras {
     const camera = saved ? { ...configured.camera, corners: saved } : configured.camera;
     const config: TableConfig = { ...configured, camera };
     const detector = this.opts.processor;
+    const game = detectorDefaults(config.defaultMatch);
+    if (camera.detector?.balls && game.balls && camera.detector.balls !== game.balls) {
+      this.opts.log('warn', `camera detector set for ${camera.detector.balls} balls, but the table's game plays ${game.balls}: the camera's own setting is used`, { table: config.id, variant: config.defaultMatch?.variant });
+    }
     // Without corners the worker runs video, health and clips; the detector starts once the camera is calibrated.
     if (detector && !camera.corners) this.opts.log('warn', 'camera has no corners yet: no detection until it is calibrated (docs/camera-calibration.md)', { table: config.id });
     const source = new CameraSource({

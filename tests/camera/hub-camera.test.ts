@@ -72,6 +72,21 @@ const until = async (what: () => boolean, ms = 8000) => {
   }
 };
 
+describe('a table camera\'s detector and the table\'s game', () => {
+  it('a camera pinned to carom balls on a five-skittle table says so at start (the camera\'s own setting is used)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hub-camera-'));
+    const file = join(dataDir, 'table.y4m');
+    writeFileSync(file, y4m(5));
+    const logged: { level: string; message: string; fields?: unknown }[] = [];
+    const config = testConfig({
+      tables: [{ id: 't1', source: { type: 'simulator' }, scoring: 'camera', camera: { file, width: 160, height: 120, fps: 30, detector: { balls: 'carom' } }, defaultMatch: { variant: 'skittles-5', players: ['Ana', 'Ben'], target: 60 } }],
+    });
+    hub = new Hub({ config, dataDir, mqttPort: 0, clock: realClock, tickMs: 50, sourceFor: () => new ManualSource(false), cameraProcessor: { module: STUB, options: {} }, log: (level, message, fields) => logged.push({ level, message, fields }) });
+    await hub.start();
+    expect(logged).toContainEqual({ level: 'warn', message: "camera detector set for carom balls, but the table's game plays skittles: the camera's own setting is used", fields: { table: 't1', variant: 'skittles-5' } });
+  });
+});
+
 describe('a table camera in the hub (issue 16)', () => {
   it('camera+sensors: the camera file and the sensor events score one fused shot; health and /metrics show the camera', async () => {
     const { hub: h, source } = await startHub('camera+sensors', 3000);
