@@ -166,8 +166,10 @@ export class TableCameras {
     if (key === (this.detectorKeys.get(tableId) ?? JSON.stringify(this.detectorOptions(entry.config)))) return;
     this.detectorKeys.set(tableId, key);
     void entry.source.redetect(options).then((r) => {
-      if (r.ok) this.opts.log('info', 'camera detector set for the game on the table', { table: tableId, variant: match.variant });
-      else this.opts.log('warn', 'camera detector not changed for the game on the table', { table: tableId, variant: match.variant, error: r.error });
+      if (r.ok) return this.opts.log('info', 'camera detector set for the game on the table', { table: tableId, variant: match.variant });
+      // Tried again at the table's next state (a camera not started yet, say).
+      if (this.detectorKeys.get(tableId) === key) this.detectorKeys.delete(tableId);
+      this.opts.log('warn', 'camera detector not changed for the game on the table', { table: tableId, variant: match.variant, error: r.error });
     });
   }
 
