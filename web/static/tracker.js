@@ -240,18 +240,18 @@ async function run({ broker, username, password, fps, corners: cornersText, k1, 
  * @param {(g: typeof game) => void} use
  */
 function followGame(use) {
-  let seen = JSON.stringify({ variant: null });
+  let seen = '';
   const events = new EventSource(`/events/${encodeURIComponent(table)}?view=state`);
   events.addEventListener('state', async (ev) => {
     const match = JSON.parse(/** @type {MessageEvent} */ (ev).data)?.state?.match;
     if (!match) return;
     const key = JSON.stringify({ variant: match.variant, table: match.options?.table ?? null });
     if (key === seen) return;
-    const first = seen === JSON.stringify({ variant: null });
     seen = key;
     const r = await fetch(`/tracker/${encodeURIComponent(table)}/detector`);
     if (!r.ok) return;
     const next = await r.json();
-    if (!first || JSON.stringify(next) !== JSON.stringify(game)) use(next);
+    // Another carom game on the same table needs no new detector (a new one would forget where the balls lie).
+    if (JSON.stringify(next) !== JSON.stringify(game)) use(next);
   });
 }
