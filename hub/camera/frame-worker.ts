@@ -397,33 +397,29 @@ function find(m: Extract<ToWorker, { type: 'find' }>): void {
 }
 
 /** New corners, live: a new detector on them replaces the old one only once it is built. */
-async function recalibrate(id: string, corners: [number, number][]): Promise<void> {
+function recalibrate(id: string, corners: [number, number][]): Promise<void> {
+  return rebuild(id, corners, cfg.processor?.options);
+}
+
+/** New detector settings, live, on the corners in use (another game on the table). */
+function redetect(id: string, options: unknown): Promise<void> {
+  if (!cfg.processor) return Promise.resolve(post({ type: 'calibrated', id, ok: false, error: 'no detector on this camera' }));
+  return rebuild(id, cornersInUse, options);
+}
+
+/** A detector on these corners and settings replaces the running one once built; if it cannot be built, the old one (and its mask and settings) stay. */
+async function rebuild(id: string, corners: [number, number][] | undefined, options: unknown): Promise<void> {
+  const before = cfg.processor?.options;
+  if (cfg.processor) cfg.processor.options = options;
   try {
-    const next = await buildProcessor(corners);
-    processor = next;
+    processor = await buildProcessor(corners);
     inShot = false;
-    mask = tableMask(cfg.width, cfg.height, corners);
+    if (corners) mask = tableMask(cfg.width, cfg.height, corners);
     cornersInUse = corners;
     tracks.clear();
     post({ type: 'calibrated', id, ok: true });
   } catch (e) {
-    post({ type: 'calibrated', id, ok: false, error: (e as Error).message });
-  }
-}
-
-/** New detector settings, live, on the corners in use: the old detector stays if the new one cannot be built. */
-async function redetect(id: string, options: unknown): Promise<void> {
-  if (!cfg.processor) return post({ type: 'calibrated', id, ok: false, error: 'no detector on this camera' });
-  const before = cfg.processor.options;
-  cfg.processor.options = options;
-  try {
-    const next = await buildProcessor(cornersInUse);
-    processor = next;
-    inShot = false;
-    tracks.clear();
-    post({ type: 'calibrated', id, ok: true });
-  } catch (e) {
-    cfg.processor.options = before;
+    if (cfg.processor) cfg.processor.options = before;
     post({ type: 'calibrated', id, ok: false, error: (e as Error).message });
   }
 }

@@ -52,7 +52,7 @@ export interface TableCamerasOptions {
 
 export class TableCameras {
   private readonly sources = new Map<string, { source: CameraSource; table: TableService; config: TableConfig }>();
-  /** The detector settings each camera was last given for the game on its table (absent: the table's default game's). */
+  /** The detector settings (as JSON) each camera was last given: for the table's default game at start, then for the game on the table. */
   private readonly detectorKeys = new Map<string, string>();
   private readonly lastStatus = new Map<string, string>();
   readonly clips: ClipStore;
@@ -87,10 +87,12 @@ export class TableCameras {
     }
     // Without corners the worker runs video, health and clips; the detector starts once the camera is calibrated.
     if (detector && !camera.corners) this.opts.log('warn', 'camera has no corners yet: no detection until it is calibrated (docs/camera-calibration.md)', { table: config.id });
+    const options = this.detectorOptions(config);
+    this.detectorKeys.set(config.id, JSON.stringify(options));
     const source = new CameraSource({
       table: config.id,
       camera,
-      processor: detector ? { ...detector, options: this.detectorOptions(config) } : detector,
+      processor: detector ? { ...detector, options } : detector,
       realtime: this.opts.realtime,
       now: () => this.opts.clock.now(),
       onMessage: (m, timeBase, latencyMs, frameT, paths) => {
@@ -163,12 +165,13 @@ export class TableCameras {
     if (!entry || !this.opts.processor) return;
     const options = this.detectorOptions(entry.config, match);
     const key = JSON.stringify(options);
-    if (key === (this.detectorKeys.get(tableId) ?? JSON.stringify(this.detectorOptions(entry.config)))) return;
+    const previous = this.detectorKeys.get(tableId) ?? '';
+    if (key === previous) return;
     this.detectorKeys.set(tableId, key);
     void entry.source.redetect(options).then((r) => {
       if (r.ok) return this.opts.log('info', 'camera detector set for the game on the table', { table: tableId, variant: match.variant });
       // Tried again at the table's next state (a camera not started yet, say).
-      if (this.detectorKeys.get(tableId) === key) this.detectorKeys.delete(tableId);
+      if (this.detectorKeys.get(tableId) === key) this.detectorKeys.set(tableId, previous);
       this.opts.log('warn', 'camera detector not changed for the game on the table', { table: tableId, variant: match.variant, error: r.error });
     });
   }
