@@ -3,7 +3,7 @@ import type { PathSample, ShotPaths } from '../vision/tracker.ts';
 import { frameInterval } from '../vision/contacts.ts';
 import { outrunGap } from '../vision/doubts.ts';
 import { IMPULSE_SHARE, SENSOR_CALIBRATION, speedRange } from '../rules/bounds.ts';
-import { BallPath, MAX_SPEED, REST_MS, dist, leadingCount, lowerBetween, lowerTo, restingPlace, segmentDistance, within, type Disc, type Reach, type SightingError, type Turn, type Vec } from './ball-path.ts';
+import { BallPath, MAX_SPEED, REST_MS, dist, leadingCount, lowerBetween, lowerTo, restingPlace, segmentDistance, sureSighting, within, type Disc, type Reach, type SightingError, type Turn, type Vec } from './ball-path.ts';
 import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
 
 /**
@@ -385,7 +385,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   const struck = firstClick < 0 ? null : onlyMovingBefore(sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2);
   /** The one ball seen moving up to `before` (camera clock), by the rule `struck` states; null when none, or not one alone. */
   function onlyMovingBefore(before: number): string | null {
-    const sure = (x: PathSample) => x.clear || x.edgeOnly === true;
+    const sure = sureSighting;
     const err = (x: PathSample) => (sure(x) ? error.noise : error.partialNoise);
     const sightings = balls.map((b) => shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
     // Every ball seen in the last three frames before it (a ball out of sight may have been moved by a hand).
@@ -454,7 +454,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     // seen too; a slow ball, as far as it got then if that is 40 mm or more (its way's angle is
     // only less sure: see spread).
     const after = samples.filter((x) => x.t >= t1 + frameMs / 2 && x.t <= t1 + Math.max(4 * frameMs, 140));
-    const seenAway = (k: number) => after[k]!.at !== null && after[k]!.clear ? dist(after[k]!.at!, home.at) : 0;
+    const seenAway = (k: number) => after[k]!.at !== null && sureSighting(after[k]!) ? dist(after[k]!.at!, home.at) : 0;
     let far = after.findIndex((_, k) => seenAway(k) >= 80);
     if (far < 0) far = after.reduce((best, _, k) => (seenAway(k) >= LEFT_REST_MIN_MM && (best < 0 || seenAway(k) > seenAway(best)) ? k : best), -1);
     if (far < 0 || after.slice(0, far).some((x) => x.at === null)) return null;
@@ -607,7 +607,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     const decel = 0.003;
     const horizon = t1 + Math.max(3 * frameMs, 100);
     const sighting = samples.find((x) => {
-      if (x.at === null || !x.clear || x.t < t1 + frameMs / 2 || x.t > horizon) return false;
+      if (x.at === null || !sureSighting(x) || x.t < t1 + frameMs / 2 || x.t > horizon) return false;
       const dt = Math.min(x.t - frameMs / 2 - t1, leave / decel);
       const gone = leave * dt - (decel * dt * dt) / 2;
       return dist(x.at, home.at) < gone - 2 * error.noise;
@@ -649,7 +649,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       if (c === ball) return false;
       const home = restingPlace(shotPaths.paths[c]!, t0 - frameMs / 2, frameMs, error.jitter, false, quiet);
       if (home) return t0 - home.t > 3 * frameMs || line.distance(home.at) <= give + line.error + error.rest;
-      return !shotPaths.paths[c]!.some((x) => x.at !== null && x.clear && x.t <= t0 && x.t >= t0 - 3 * frameMs);
+      return !shotPaths.paths[c]!.some((x) => x.at !== null && sureSighting(x) && x.t <= t0 && x.t >= t0 - 3 * frameMs);
     });
 
   const read = sensor.events.map((e, index): ShotEvent => {
@@ -882,7 +882,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
  */
 function withoutOutrunParts(shotPaths: ShotPaths): ShotPaths {
   const frameMs = frameInterval(shotPaths.paths);
-  const sure = (x: PathSample) => x.clear || x.edgeOnly === true;
+  const sure = sureSighting;
   let changed = false;
   const paths = Object.fromEntries(Object.entries(shotPaths.paths).map(([b, samples]) => {
     const seen = samples.filter((x): x is PathSample & { at: [number, number] } => x.at !== null);

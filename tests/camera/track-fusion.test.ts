@@ -469,6 +469,22 @@ describe('track fusion: bursts read together, and the balls seen set moving (RUL
     expect(read({})).toEqual(['white+yellow', 'white+red']);
     expect(read({ restNoiseMm: 10 })).toContain('yellow+red');
   });
+
+  it('a ball at rest seen only with its own colour past its edge (edge-only) is placed as surely as a clear one (held-out 21229, balkline 30 s19 #4)', () => {
+    // The red lay still by the right rail, never seen clearly for the half second before the
+    // white met it (its own colour bled past its outline: edge-only, or something over it); the
+    // yellow ran 110 mm away. Without a resting place the red was anywhere its frames allowed,
+    // and the yellow–red pair stayed beside the truth, white–red.
+    const f = JSON.parse(readFileSync(new URL('./fixtures/edge-only-rest-21229.json', import.meta.url), 'utf8')) as { sensors: Shot; paths: ShotPaths; options: TrackFusionOptions; truth: ShotEvent[] };
+    const clickAt = f.sensors.events[2]!.t! - (f.options.pathOffsetMs ?? f.options.offsetMs);
+    const redBefore = f.paths.paths.red!.filter((s) => s.t <= clickAt && s.t >= clickAt - 300);
+    expect(redBefore.some((s) => s.clear)).toBe(false);
+    expect(redBefore.at(-1)!.edgeOnly).toBe(true);
+    const candidates = new Map<number, string[]>();
+    trackIds(f.sensors, f.paths, { ...f.options, onCandidates: (k, c) => candidates.set(k, c) });
+    expect(f.truth[2]).toMatchObject({ kind: 'ball', balls: ['white', 'red'] });
+    expect(candidates.get(2)).toEqual(['white+red']);
+  });
 });
 
 describe('track fusion: skittles', () => {
