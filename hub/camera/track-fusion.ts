@@ -18,8 +18,8 @@ import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions,
  *   bounds its speed: 1.5 × the fastest of that interval's chord and its two neighbours'
  *   (a ball slows between contacts, and a contact's new speed shows in the next interval),
  *   or the largest ball speed at all when a neighbour is a longer hidden stretch;
- * - position noise (`noiseMm`) on every sighting; a ball's place at rest, seen with no blur,
- *   `restNoiseMm`;
+ * - position noise (`noiseMm`) on every sighting; a ball's place at rest, seen clearly or
+ *   edge-only (ball-path.ts, sureSighting), `restNoiseMm`;
  * - the cue's stroke, which no sensor hears: a ball seen still just before the first contact
  *   may have been struck just after, at any speed (strokeFrom).
  * A sighting with something over the ball's edge (motion blur past the ring the detector
