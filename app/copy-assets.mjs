@@ -3,6 +3,6 @@
 import { cpSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
-for (const path of ['hub/store/checkpoint-worker.mjs', 'web/static']) {
+for (const path of ['hub/store/checkpoint-worker.mjs', 'hub/store/writer-worker.mjs', 'web/static']) {
   cpSync(new URL(path, root), new URL(`dist/${path}`, root), { recursive: true });
 }

@@ -119,6 +119,8 @@ export class Hub {
     // Opened first: a store that cannot be opened stops the start before any port is taken.
     this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'), {
       checkpointInWorker: true,
+      writeInWorker: config.store.writerThread,
+      onWriterLost: (error) => this.log('warn', "the store's writer thread failed; the hub thread writes from now on", { error: error.message }),
       groupCommitMs: config.store.groupCommitMs,
       onGroupError: (error, rows) => this.log('error', 'sensor events could not be stored; they were not published', { rows, error: error.message }),
       onWritable: (failedWrites) => this.log('info', 'the store takes writes again', { failedWrites }),

@@ -175,8 +175,14 @@ export const configSchema = z.strictObject({
       keepAliveMs: z.number().int().min(1000).max(3_600_000).default(60_000),
       /** Group commit window of the sensor stream (ms, hub/store/event-store.ts): an event waits at most this long more to be stored and published. */
       groupCommitMs: z.number().min(0).max(20).default(0),
+      /**
+       * Group commits of the sensor stream on a thread of their own (hub/store/store-writer.ts;
+       * issue 18: a sixth of the hub thread's time in a flood). Off on a one-core board, where a
+       * second thread only adds the hand-over.
+       */
+      writerThread: z.boolean().default(true),
     })
-    .default({ statusFrames: 'all', keepAliveMs: 60_000, groupCommitMs: 0 }),
+    .default({ statusFrames: 'all', keepAliveMs: 60_000, groupCommitMs: 0, writerThread: true }),
   // Up to 128 tables a hub (issue 18: the venue bench runs 16, 64 and 128); a bigger venue bridges hubs.
   tables: z.array(tableSchema).max(128).default([]),
   homeAssistant: z.strictObject({ discovery: z.boolean().default(false), prefix: z.string().default('homeassistant') }).default({ discovery: false, prefix: 'homeassistant' }),

@@ -2,7 +2,9 @@ import Database from 'better-sqlite3';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { Fifo } from '../mqtt/fifo.ts';
 import { runMigrations } from './migrate.ts';
+import { StoreWriter, type WriterAnswer } from './store-writer.ts';
 
 /**
  * The durable, append-only log of everything a table did: match setups, shots and referee
@@ -105,6 +107,18 @@ const ROW_WIDTH = 9;
  * statement per row (issue 18: the per-row insert was 11 % of the hub's time in a flood).
  */
 const ROWS_PER_INSERT = 64;
+/**
+ * With the writer thread, groups are handed to it while the sensor stream runs at this many rows
+ * a second or more (measured over 100 ms windows); below it they are committed on the hub thread.
+ * A venue at the firmware's rate stores at most 6,400 rows a second (128 tables); there the
+ * hand-over's round trip only adds latency (the 64-table p99 rose with every group handed over),
+ * while in a flood the hub thread is what runs out (15 % less of its time a frame handed over).
+ */
+const HANDOVER_ROWS_PER_S = 10_000;
+
+/** One row's placeholders in an INSERT. */
+const ROW_PLACEHOLDERS = `(${new Array(ROW_WIDTH).fill('?').join(', ')})`;
+const DROPS_SQL = 'INSERT INTO drops (table_id, source, count) VALUES (?, ?, ?) ON CONFLICT (table_id, source) DO UPDATE SET count = count + excluded.count';
 
 /** Errors that say the disk or the file refuses writes (a constraint error is a bug, not the disk's health). */
 const DISK_ERROR = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|PERM)/;
@@ -138,13 +152,34 @@ export interface EventStoreOptions {
    * 0 (the default): one commit per turn with rows.
    */
   groupCommitMs?: number;
+  /**
+   * Group commits on a thread of their own while the sensor stream is busy (store-writer.ts;
+   * not for ':memory:'): the hub thread queues and publishes, the writer binds, inserts and
+   * commits (issue 18: a sixth of the hub thread's busy time in a flood). Started the first
+   * time the stream runs at `handOverRowsPerS`; below that rate groups are committed on the hub
+   * thread as without it. Rows are still told (published) only once committed, and a
+   * synchronous write waits for what was queued before it.
+   */
+  writeInWorker?: boolean;
+  /** With the writer thread: groups go to it while rows come at this rate (rows/s) or faster, else they are committed on the hub thread (default HANDOVER_ROWS_PER_S; 0: always). */
+  handOverRowsPerS?: number;
+  /** The writer thread failed: the store writes on the hub thread from then on (nothing queued is lost). */
+  onWriterLost?: (error: Error) => void;
+}
+
+/** A group sent to the writer thread and not yet answered. */
+interface SentGroup {
+  values: SqlValue[];
+  callbacks: (() => void)[];
+  rows: number;
+  drops: Map<string, Map<string, number>>;
 }
 
 export class EventStore {
   private readonly db: Database.Database;
   private readonly insertLog: Database.Statement;
   private readonly insertMatch: Database.Statement;
-  private readonly insertQueued: (values: SqlValue[], rows: number, drops: Map<string, Map<string, number>>) => void;
+  private readonly insertQueued: (values: SqlValue[], rows: number, drops: Map<string, Map<string, number>>) => number | null;
   /** INSERTs of n rows at once, prepared when first needed. */
   private readonly insertRows = new Map<number, Database.Statement>();
   private checkpointer: Worker | null = null;
@@ -153,11 +188,19 @@ export class EventStore {
   private queuedCallbacks: (() => void)[] = [];
   private commitScheduled = false;
   private lastCommitAt = -Infinity;
-  private readonly commitSoon = () => this.commitQueued();
+  private readonly commitSoon = () => this.commitOrHandOver();
+  /** The writer thread (writeInWorker), and the groups it has not answered yet, oldest first. */
+  private writer: StoreWriter | null = null;
+  /** writeInWorker on a file: the writer thread may be started (not again once lost). */
+  private mayHandOver = false;
+  private readonly sent = new Fifo<SentGroup>();
+  private sentRows = 0;
+  /** The largest row id known committed: what a lost writer thread had surely written up to. */
+  private confirmedMaxId = 0;
 
-  /** Rows waiting for this turn's group commit: how far the sensor stream is ahead of the disk (the overload signal). */
+  /** Rows waiting for a group commit, queued or with the writer: how far the sensor stream is ahead of the disk (the overload signal). */
   get queuedRows(): number {
-    return this.queuedCallbacks.length;
+    return this.queuedCallbacks.length + this.sentRows;
   }
 
   private readonly insertDrops: Database.Statement;
@@ -204,22 +247,25 @@ export class EventStore {
       `INSERT INTO log ${ROW_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertMatch = this.db.prepare('INSERT INTO matches (table_id, started_at) VALUES (?, ?)');
-    this.insertDrops = this.db.prepare('INSERT INTO drops (table_id, source, count) VALUES (?, ?, ?) ON CONFLICT (table_id, source) DO UPDATE SET count = count + excluded.count');
+    this.insertDrops = this.db.prepare(DROPS_SQL);
     this.updateProbe = this.db.prepare('INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at');
+    this.mayHandOver = this.options.writeInWorker === true && path !== ':memory:';
+    if (this.mayHandOver) this.confirmedMaxId = this.maxId();
     this.insertQueued = this.db.transaction((values: SqlValue[], rows: number, drops: Map<string, Map<string, number>>) => {
+      let lastId: number | null = null;
       for (let from = 0; from < rows; from += ROWS_PER_INSERT) {
         const n = Math.min(ROWS_PER_INSERT, rows - from);
-        this.insertStatement(n).run(n === rows ? values : values.slice(from * ROW_WIDTH, (from + n) * ROW_WIDTH));
+        lastId = Number(this.insertStatement(n).run(n === rows ? values : values.slice(from * ROW_WIDTH, (from + n) * ROW_WIDTH)).lastInsertRowid);
       }
       for (const [table, bySource] of drops) for (const [source, count] of bySource) this.insertDrops.run(table, source, count);
+      return lastId;
     });
   }
 
   private insertStatement(rows: number): Database.Statement {
     let statement = this.insertRows.get(rows);
     if (!statement) {
-      const row = `(${new Array(ROW_WIDTH).fill('?').join(', ')})`;
-      statement = this.db.prepare(`INSERT INTO log ${ROW_COLUMNS} VALUES ${new Array(rows).fill(row).join(', ')}`);
+      statement = this.db.prepare(`INSERT INTO log ${ROW_COLUMNS} VALUES ${new Array(rows).fill(ROW_PLACEHOLDERS).join(', ')}`);
       this.insertRows.set(rows, statement);
     }
     return statement;
@@ -235,20 +281,29 @@ export class EventStore {
     try {
       result = run();
     } catch (e) {
-      if (DISK_ERROR.test((e as { code?: string }).code ?? '')) {
-        const h = this.writeHealth;
-        this.writeHealth = { writable: false, error: (e as Error).message, failingSince: h.failingSince ?? new Date(this.now()).toISOString(), failedWrites: h.failedWrites + 1 };
-        // The failure is fresh news: the next probe waits its second.
-        this.lastProbeAt = this.now();
-      }
+      this.wroteNot(e as Error & { code?: string });
       throw e;
     }
+    this.wrote();
+    return result;
+  }
+
+  /** A write failed: the disk's doing (not a constraint's) marks the store unwritable. */
+  private wroteNot(e: Error & { code?: string }): void {
+    if (!DISK_ERROR.test(e.code ?? '')) return;
+    const h = this.writeHealth;
+    this.writeHealth = { writable: false, error: e.message, failingSince: h.failingSince ?? new Date(this.now()).toISOString(), failedWrites: h.failedWrites + 1 };
+    // The failure is fresh news: the next probe waits its second.
+    this.lastProbeAt = this.now();
+  }
+
+  /** A write went through: writable again, if it was not. */
+  private wrote(): void {
     if (!this.writeHealth.writable) {
       const failed = this.writeHealth.failedWrites;
       this.writeHealth = { writable: true, error: null, failingSince: null, failedWrites: 0 };
       this.options.onWritable?.(failed);
     }
-    return result;
   }
 
   /**
@@ -274,7 +329,7 @@ export class EventStore {
     return this.write(() =>
       this.db.transaction(() => {
         const id = Number(this.insertMatch.run(table, at).lastInsertRowid);
-        this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at, null);
+        this.confirmedMaxId = Number(this.insertLog.run(table, id, 'match', matchLine, hubTime, null, null, at, null).lastInsertRowid);
         return id;
       })(),
     );
@@ -286,7 +341,9 @@ export class EventStore {
    */
   append(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: RowExtra = {}): number {
     this.commitQueued();
-    return this.write(() => Number(this.insertLog.run(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null).lastInsertRowid));
+    const id = this.write(() => Number(this.insertLog.run(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null).lastInsertRowid));
+    this.confirmedMaxId = id;
+    return id;
   }
 
   /**
@@ -296,6 +353,7 @@ export class EventStore {
    * `onStored` keeps the rule: durable before visible.
    */
   appendSoon(table: string, match: number | null, kind: LogKind, body: string, hubTime: number, at: string, extra: RowExtra, onStored: () => void): void {
+    if (this.mayHandOver) this.countRate();
     this.queuedValues.push(table, match, kind, body, hubTime, extra.boardUs ?? null, extra.seq ?? null, at, extra.ref ?? null);
     this.queuedCallbacks.push(onStored);
     this.scheduleCommit();
@@ -333,8 +391,33 @@ export class EventStore {
     else setTimeout(this.commitSoon, Math.ceil(wait));
   }
 
-  /** Commits the queued rows, then tells each of them, in order. */
+  /**
+   * Commits the queued rows, then tells each of them, in order. With the writer thread: sends
+   * them and waits (blocking) until it has answered every group sent, told in order.
+   */
   commitQueued(): void {
+    if (this.writer?.inFlight) {
+      this.sendQueued(true);
+      this.writer?.waitAll();
+      return;
+    }
+    this.commitHere();
+  }
+
+  /**
+   * The scheduled commit: while the stream is busy (HANDOVER_ROWS_PER_S), the group goes to the
+   * writer thread (or waits while it has one: it goes with the next); else it is committed here.
+   */
+  private commitOrHandOver(): void {
+    this.commitScheduled = false;
+    const writer = this.writer;
+    if (writer && writer.inFlight > 0) return;
+    if (writer && this.busy) this.sendQueued();
+    else this.commitHere();
+  }
+
+  /** Commits the queued rows on this thread (nothing may be with the writer), then tells each of them, in order. */
+  private commitHere(): void {
     this.commitScheduled = false;
     if (this.queuedCallbacks.length === 0 && this.drops.size === 0) return;
     this.lastCommitAt = performance.now();
@@ -345,7 +428,8 @@ export class EventStore {
     this.queuedCallbacks = [];
     if (drops.size > 0) this.drops = new Map();
     try {
-      this.write(() => this.insertQueued(values, callbacks.length, drops));
+      const lastId = this.write(() => this.insertQueued(values, callbacks.length, drops));
+      if (lastId !== null) this.confirmedMaxId = lastId;
     } catch (e) {
       // Nothing of the group is in the log, so nothing of it is published. The drop counts
       // wait for the next commit: a count is small and must not be lost with the disk.
@@ -354,6 +438,109 @@ export class EventStore {
       return;
     }
     for (const onStored of callbacks) onStored();
+  }
+
+  /** Rows queued in the current 100 ms window, and whether the last window's rate was a busy one (writer thread only). */
+  private rateFrom = -Infinity;
+  private rateRows = 0;
+  private busy = false;
+
+  private countRate(): void {
+    const now = performance.now();
+    const elapsed = now - this.rateFrom;
+    if (elapsed >= 100) {
+      this.busy = (this.rateRows * 1000) / elapsed >= (this.options.handOverRowsPerS ?? HANDOVER_ROWS_PER_S);
+      this.rateFrom = now;
+      this.rateRows = 0;
+      // Started the first time the stream is busy: a venue that never is has no thread to carry.
+      if (this.busy && !this.writer) this.startWriter();
+    }
+    this.rateRows += 1;
+  }
+
+  private startWriter(): void {
+    this.writer = new StoreWriter({
+      path: this.path,
+      cacheKiB: PAGE_CACHE_KIB,
+      rowSql: { head: `INSERT INTO log ${ROW_COLUMNS} VALUES `, row: ROW_PLACEHOLDERS },
+      rowWidth: ROW_WIDTH,
+      rowsPerInsert: ROWS_PER_INSERT,
+      dropsSql: DROPS_SQL,
+      onAnswer: (answer) => this.settle(answer),
+      onLost: (error) => this.writerLost(error),
+    });
+  }
+
+  /**
+   * The queued rows to the writer thread, as one group; told when it answers (settle). One group
+   * in flight at a time (unless `now`): what comes meanwhile goes with the next, sent when the
+   * writer answers, so a busy hub hands over fewer, larger groups (a message costs about as much
+   * as a few rows).
+   */
+  private sendQueued(now = false): void {
+    this.commitScheduled = false;
+    const writer = this.writer;
+    if (!writer) return this.commitHere();
+    if (this.queuedCallbacks.length === 0 && this.drops.size === 0) return;
+    if (!now && writer.inFlight > 0) return;
+    this.lastCommitAt = performance.now();
+    const group: SentGroup = { values: this.queuedValues, callbacks: this.queuedCallbacks, rows: this.queuedCallbacks.length, drops: this.drops };
+    this.queuedValues = [];
+    this.queuedCallbacks = [];
+    if (this.drops.size > 0) this.drops = new Map();
+    this.sent.push(group);
+    this.sentRows += group.rows;
+    writer.send(group);
+  }
+
+  /** The writer's answer for the oldest group sent: tell its rows, or report it (none of it told, the drop counts kept). */
+  private settle(answer: WriterAnswer): void {
+    const group = this.sent.shift();
+    if (!group) return;
+    this.sentRows -= group.rows;
+    if (!answer.ok) {
+      for (const [table, bySource] of group.drops) for (const [source, count] of bySource) this.countDrops(table, source, count);
+      const error = Object.assign(new Error(answer.message), { code: answer.code });
+      this.wroteNot(error);
+      this.options.onGroupError?.(error, group.rows);
+      this.commitOrHandOver();
+      return;
+    }
+    if (answer.lastId !== null) this.confirmedMaxId = answer.lastId;
+    this.wrote();
+    for (const onStored of group.callbacks) onStored();
+    // What queued while this group was with the writer goes now.
+    this.commitOrHandOver();
+  }
+
+  /**
+   * The writer thread is gone (not asked to stop): from here on this thread writes. Of the
+   * groups it did not answer, the ones it committed are told (each group is one transaction,
+   * committed in order, and row ids only grow: the rows past the last known id are theirs);
+   * the others are written here.
+   */
+  private writerLost(error: Error): void {
+    this.writer = null;
+    this.mayHandOver = false;
+    this.options.onWriterLost?.(error);
+    let written = this.db.open ? this.maxId() - this.confirmedMaxId : 0;
+    const rest: SentGroup[] = [];
+    for (let group = this.sent.shift(); group; group = this.sent.shift()) {
+      this.sentRows -= group.rows;
+      if (rest.length === 0 && group.rows > 0 && written >= group.rows) {
+        written -= group.rows;
+        for (const onStored of group.callbacks) onStored();
+      } else rest.push(group);
+    }
+    // In order, ahead of anything queued since: as if they had been queued here.
+    this.queuedValues = [...rest.flatMap((g) => g.values), ...this.queuedValues];
+    this.queuedCallbacks = [...rest.flatMap((g) => g.callbacks), ...this.queuedCallbacks];
+    for (const group of rest) for (const [table, bySource] of group.drops) for (const [source, count] of bySource) this.countDrops(table, source, count);
+    if (this.db.open) this.commitQueued();
+  }
+
+  private maxId(): number {
+    return (this.db.prepare('SELECT MAX(id) AS m FROM log').get() as { m: number | null }).m ?? 0;
   }
 
 
@@ -406,6 +593,10 @@ export class EventStore {
 
   async close(): Promise<void> {
     if (this.db.open) this.commitQueued();
+    const writer = this.writer;
+    this.writer = null;
+    this.mayHandOver = false;
+    if (writer) await writer.stop();
     const worker = this.checkpointer;
     this.checkpointer = null;
     if (worker) {

@@ -316,6 +316,8 @@ export interface SegmentFigure extends HubFigure {
    * would hold (1e6 / this) — a derived figure, not a measured rate.
    */
   cpuUsPerFrame: number;
+  /** Of it, the hub's main thread alone (/proc/<pid>/schedstat): the one thread every frame passes through (the store's writer, the checkpointer and the collector's helpers run beside it). */
+  mainThreadUsPerFrame: number;
   /** The hub's event loop delay over the segment (its /metrics, scraped at the segment's ends), p99 and longest, ms: how long its own turns held events up. */
   loopP99Ms: number;
   loopMaxMs: number;
@@ -382,7 +384,8 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
       hub: { id: 'bench' },
       venue: { username: 'bench', passwordHash: hashPasswordSync(VENUE_PASSWORD) },
       // BENCH_GROUP_COMMIT_MS: the store's group commit window (config store.groupCommitMs), when set.
-      ...(process.env.BENCH_GROUP_COMMIT_MS ? { store: { groupCommitMs: Number(process.env.BENCH_GROUP_COMMIT_MS) } } : {}),
+      // BENCH_WRITER_THREAD=0: the store's group commits on the hub thread (config store.writerThread).
+      ...(process.env.BENCH_GROUP_COMMIT_MS || process.env.BENCH_WRITER_THREAD ? { store: { ...(process.env.BENCH_GROUP_COMMIT_MS ? { groupCommitMs: Number(process.env.BENCH_GROUP_COMMIT_MS) } : {}), ...(process.env.BENCH_WRITER_THREAD ? { writerThread: process.env.BENCH_WRITER_THREAD !== '0' } : {}) } } : {}),
       tables: boards.map((b, i) => ({
         id: b.id,
         source: { type: 'tcp', host: '127.0.0.1', port: b.port },
@@ -551,6 +554,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
     // Only when the hub caught up: else the frames it still owed would be counted as done.
     const caughtUp = (await ask<number>('count')) >= allHits;
     const cpuUsPerFrame = caughtUp ? round2(((samples[samples.length - 1]!.ticks - fromSample.ticks) / CLOCK_TICKS / allFrames) * 1e6) : NaN;
+    const mainThreadUsPerFrame = caughtUp ? round2((samples[samples.length - 1]!.runNs - fromSample.runNs) / 1000 / allFrames) : NaN;
     const hwmMb = procStatusMb(child.pid!, 'VmHWM');
     const scraped = await scrapeMetrics(metricsUrl);
     const camera = cameraMetricsAtStart ? cameraFigure(await cameraMetricsAtStart, await (await fetch(metricsUrl)).text()) : undefined;
@@ -688,6 +692,7 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
         pageP50Ms: round2(quantile(pageLatency[s]!, 0.5)),
         pageP99Ms: round2(quantile(pageLatency[s]!, 0.99)),
         cpuUsPerFrame,
+        mainThreadUsPerFrame,
         recoveryS: Number.isFinite(recoveryS) ? round2(recoveryS) : Infinity,
         heapMb: scraped.heapMb,
         externalMb: scraped.externalMb,

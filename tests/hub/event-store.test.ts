@@ -97,6 +97,121 @@ describe('event store: group commit of the sensor stream', () => {
   });
 });
 
+describe('event store: group commits on the writer thread (writeInWorker)', () => {
+  const until = async (done: () => boolean) => {
+    for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(done()).toBe(true);
+  };
+
+  it('at a venue\'s rate groups are committed on the hub thread; while rows come faster than handOverRowsPerS they go to the writer', async () => {
+    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 1000 });
+    const told: number[] = [];
+    s.appendSoon('t1', null, 'sensor', 'quiet', 1, 'at', {}, () => told.push(0));
+    await tick();
+    expect(told).toEqual([0]); // committed in this turn, here
+    // 300 rows within 100 ms: the stream is busy from the next window on.
+    for (let i = 1; i <= 300; i++) s.appendSoon('t1', null, 'sensor', `burst-${i}`, 1, 'at', {}, () => told.push(i));
+    await tick();
+    await new Promise((r) => setTimeout(r, 110));
+    s.appendSoon('t1', null, 'sensor', 'busy', 1, 'at', {}, () => told.push(301));
+    expect(s.queuedRows).toBe(1);
+    await tick();
+    expect(s.queuedRows).toBe(1); // with the writer, not yet answered
+    await until(() => told.length === 302);
+    expect(told).toEqual([...Array(302).keys()]);
+    expect(bodies().at(-1)).toBe('busy');
+  });
+
+  it('tells each queued row only once it is committed, in order, and counts the rows with the writer as queued', async () => {
+    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0 });
+    const told: string[] = [];
+    for (const n of ['a', 'b', 'c']) s.appendSoon('t1', null, 'sensor', n, 1, 'at', {}, () => told.push(`${n}:${bodies().includes(n)}`));
+    expect(s.queuedRows).toBe(3);
+    await tick();
+    expect(s.queuedRows).toBe(3); // sent, not yet answered: still ahead of the disk
+    await until(() => told.length === 3);
+    expect(told).toEqual(['a:true', 'b:true', 'c:true']);
+    expect(s.queuedRows).toBe(0);
+  });
+
+  it('a large group keeps every row, its columns and the arrival order', async () => {
+    const { s } = store({ writeInWorker: true, handOverRowsPerS: 0 });
+    const told: number[] = [];
+    const n = 64 * 3 + 5;
+    for (let i = 0; i < n; i++) s.appendSoon(`t${i % 3}`, i % 2 ? 7 : null, 'sensor', `row-${i}`, i + 0.5, `at-${i}`, { boardUs: i * 10, seq: i, ...(i === 5 ? { ref: 4 } : {}) }, () => told.push(i));
+    await until(() => told.length === n);
+    expect(told).toEqual([...Array(n).keys()]);
+    const reader = new Database(s.path, { readonly: true });
+    const rows = reader.prepare('SELECT table_id, match_id, kind, body, hub_time, board_us, seq, at, ref FROM log ORDER BY id').all() as Record<string, unknown>[];
+    reader.close();
+    rows.forEach((r, i) => expect(r).toEqual({ table_id: `t${i % 3}`, match_id: i % 2 ? 7 : null, kind: 'sensor', body: `row-${i}`, hub_time: i + 0.5, board_us: i * 10, seq: i, at: `at-${i}`, ref: i === 5 ? 4 : null }));
+  });
+
+  it('a synchronous append waits for the groups sent before it: the log keeps arrival order, and they are told before it returns', async () => {
+    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0 });
+    const told: string[] = [];
+    s.appendSoon('t1', null, 'sensor', 'hit-1', 1, 'at', {}, () => told.push('hit-1'));
+    await tick(); // hit-1 is with the writer
+    s.appendSoon('t1', null, 'sensor', 'hit-2', 2, 'at', {}, () => told.push('hit-2')); // still queued here
+    const id = s.append('t1', 1, 'shot', 'the shot those hits made', 3, 'at');
+    expect(told).toEqual(['hit-1', 'hit-2']);
+    expect(bodies()).toEqual(['hit-1', 'hit-2', 'the shot those hits made']);
+    expect(id).toBe(3);
+    s.startMatch('t1', 'a match line', 4, 'at');
+    expect(bodies().at(-1)).toBe('a match line');
+  });
+
+  it('a group the writer cannot commit is reported, none of it told, and the next one goes through', async () => {
+    const failures: string[] = [];
+    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0, onGroupError: (e, rows) => failures.push(`${rows}: ${e.message}`) });
+    const told: string[] = [];
+    s.appendSoon('t1', null, 'sensor', 'fine', 1, 'at', {}, () => told.push('fine'));
+    s.appendSoon('t1', null, 'nonsense' as never, 'bad', 2, 'at', {}, () => told.push('bad'));
+    await until(() => failures.length === 1);
+    expect(failures[0]).toMatch(/^2: .*CHECK/);
+    expect(told).toEqual([]);
+    s.appendSoon('t1', null, 'sensor', 'next', 3, 'at', {}, () => told.push('next'));
+    await until(() => told.length === 1);
+    expect(bodies()).toEqual(['next']);
+    expect(s.writeStatus().writable).toBe(true); // a constraint is a bug, not the disk
+  });
+
+  it('drop counts go with a group, and close commits what is still queued', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'store-')), 'hub.sqlite');
+    const s = new EventStore(path, { writeInWorker: true, handOverRowsPerS: 0 });
+    s.addDrops('t1', 'corrupt', 3);
+    s.appendSoon('t1', null, 'sensor', 'last', 1, 'at', {}, () => undefined);
+    await s.close();
+    const reader = new Database(path, { readonly: true });
+    expect((reader.prepare('SELECT body FROM log').all() as { body: string }[]).map((r) => r.body)).toEqual(['last']);
+    expect(reader.prepare('SELECT source, count FROM drops').all()).toEqual([{ source: 'corrupt', count: 3 }]);
+  });
+
+  it('a writer thread lost with a group in flight: every row is written once and told once, from then on by the hub thread', async () => {
+    const lost: string[] = [];
+    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0, onWriterLost: (e) => lost.push(e.message) });
+    const told: string[] = [];
+    s.appendSoon('t1', null, 'sensor', 'before', 1, 'at', {}, () => told.push('before'));
+    await until(() => told.length === 1);
+    // Another connection holds the write lock: the writer's next transaction waits on it.
+    const other = new Database(s.path);
+    other.exec('BEGIN IMMEDIATE');
+    s.appendSoon('t1', null, 'sensor', 'in flight', 2, 'at', {}, () => told.push('in flight'));
+    await tick();
+    await new Promise((r) => setTimeout(r, 50));
+    other.exec('ROLLBACK');
+    other.close();
+    // Lost at once: it may or may not have committed the group by then.
+    await (s as unknown as { writer: { worker: { terminate(): Promise<number> } } }).writer.worker.terminate();
+    await until(() => lost.length === 1);
+    s.appendSoon('t1', null, 'sensor', 'after', 3, 'at', {}, () => told.push('after'));
+    await until(() => told.length === 3);
+    expect(told).toEqual(['before', 'in flight', 'after']);
+    expect(bodies()).toEqual(['before', 'in flight', 'after']);
+    expect(s.queuedRows).toBe(0);
+  });
+});
+
 describe('event store schema', () => {
   it('v2 migration keeps every row and id of a v1 log, and later rows follow on', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'store-v1-')), 'hub.sqlite');
