@@ -385,13 +385,12 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   const struck = firstClick < 0 ? null : onlyMovingBefore(sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2);
   /** The one ball seen moving up to `before` (camera clock), by the rule `struck` states; null when none, or not one alone. */
   function onlyMovingBefore(before: number): string | null {
-    const sure = sureSighting;
-    const err = (x: PathSample) => (sure(x) ? error.noise : error.partialNoise);
+    const err = (x: PathSample) => (sureSighting(x) ? error.noise : error.partialNoise);
     const sightings = balls.map((b) => shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
     // Every ball seen in the last three frames before it (a ball out of sight may have been moved by a hand).
     if (sightings.some((seen) => !seen.some((x) => x.t >= before - 3 * frameMs))) return null;
     const movedBy = (seen: readonly (PathSample & { at: [number, number] })[]) => seen.some((x) => dist(x.at, seen[0]!.at) > err(x) + err(seen[0]!));
-    const moved = balls.filter((_, k) => movedBy(sightings[k]!.filter(sure)));
+    const moved = balls.filter((_, k) => movedBy(sightings[k]!.filter(sureSighting)));
     const mayHaveMoved = balls.filter((_, k) => movedBy(sightings[k]!));
     return moved.length === 1 && mayHaveMoved.every((b) => b === moved[0]) ? moved[0]! : null;
   }
@@ -882,15 +881,14 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
  */
 function withoutOutrunParts(shotPaths: ShotPaths): ShotPaths {
   const frameMs = frameInterval(shotPaths.paths);
-  const sure = sureSighting;
   let changed = false;
   const paths = Object.fromEntries(Object.entries(shotPaths.paths).map(([b, samples]) => {
     const seen = samples.filter((x): x is PathSample & { at: [number, number] } => x.at !== null);
     const drop = new Set<number>();
     for (let k = 1; k + 2 < seen.length; k++) {
       if (!outrunGap(seen[k - 1]!, seen[k]!, seen[k + 1]!, seen[k + 2]!, frameMs)) continue;
-      for (let j = k; j >= 0 && !sure(seen[j]!); j--) drop.add(seen[j]!.t);
-      for (let j = k + 1; j < seen.length && !sure(seen[j]!); j++) drop.add(seen[j]!.t);
+      for (let j = k; j >= 0 && !sureSighting(seen[j]!); j--) drop.add(seen[j]!.t);
+      for (let j = k + 1; j < seen.length && !sureSighting(seen[j]!); j++) drop.add(seen[j]!.t);
     }
     if (drop.size === 0) return [b, samples];
     changed = true;

@@ -2,7 +2,6 @@ import Database from 'better-sqlite3';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Fifo } from '../mqtt/fifo.ts';
 import { runMigrations } from './migrate.ts';
 import { StoreWriter, type WriterAnswer } from './store-writer.ts';
 
@@ -193,7 +192,8 @@ export class EventStore {
   private writer: StoreWriter | null = null;
   /** writeInWorker on a file: the writer thread may be started (not again once lost). */
   private mayHandOver = false;
-  private readonly sent = new Fifo<SentGroup>();
+  /** At most one group, or two while a synchronous write flushes: an array will do. */
+  private readonly sent: SentGroup[] = [];
   private sentRows = 0;
   /** The largest row id known committed: what a lost writer thread had surely written up to. */
   private confirmedMaxId = 0;

@@ -378,14 +378,18 @@ export async function benchVenue(options: { tables: number; segments: Segment[];
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-hub-'));
   const boards = await serveBoards(tables);
   const configPath = join(dataDir, 'hub.json');
+  // BENCH_GROUP_COMMIT_MS: the store's group commit window (config store.groupCommitMs);
+  // BENCH_WRITER_THREAD=0 / 1: its group commits on the hub thread or, in a flood, a thread of their own (store.writerThread).
+  const storeConfig = {
+    ...(process.env.BENCH_GROUP_COMMIT_MS ? { groupCommitMs: Number(process.env.BENCH_GROUP_COMMIT_MS) } : {}),
+    ...(process.env.BENCH_WRITER_THREAD ? { writerThread: process.env.BENCH_WRITER_THREAD !== '0' } : {}),
+  };
   writeFileSync(
     configPath,
     JSON.stringify({
       hub: { id: 'bench' },
       venue: { username: 'bench', passwordHash: hashPasswordSync(VENUE_PASSWORD) },
-      // BENCH_GROUP_COMMIT_MS: the store's group commit window (config store.groupCommitMs), when set.
-      // BENCH_WRITER_THREAD=0: the store's group commits on the hub thread (config store.writerThread).
-      ...(process.env.BENCH_GROUP_COMMIT_MS || process.env.BENCH_WRITER_THREAD ? { store: { ...(process.env.BENCH_GROUP_COMMIT_MS ? { groupCommitMs: Number(process.env.BENCH_GROUP_COMMIT_MS) } : {}), ...(process.env.BENCH_WRITER_THREAD ? { writerThread: process.env.BENCH_WRITER_THREAD !== '0' } : {}) } } : {}),
+      ...(Object.keys(storeConfig).length > 0 ? { store: storeConfig } : {}),
       tables: boards.map((b, i) => ({
         id: b.id,
         source: { type: 'tcp', host: '127.0.0.1', port: b.port },

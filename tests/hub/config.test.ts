@@ -33,6 +33,16 @@ describe('hub configuration', () => {
     if (!parsed.ok) expect(parsed.error).toMatch(new RegExp(`^hub\\.json: venue\\.passwordHash: .*${message.source}`));
   });
 
+  it('store.writerThread defaults on, and a value that is not a boolean is refused naming the field', () => {
+    const ok = parseConfig('{}', 'hub.json');
+    expect(ok.ok && ok.value.store.writerThread).toBe(true);
+    const off = parseConfig(JSON.stringify({ store: { writerThread: false } }), 'hub.json');
+    expect(off.ok && off.value.store.writerThread).toBe(false);
+    const bad = parseConfig(JSON.stringify({ store: { writerThread: 'yes' } }), 'hub.json');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.error).toMatch(/hub\.json: store\.writerThread: .*expected boolean/);
+  });
+
   it('takes a board behind a serial server (ser2net) with its serial baud rate defaulted', () => {
     const parsed = parseConfig('{"tables":[{"id":"t","source":{"type":"tcp","host":"10.0.0.7","port":4001}}]}', 'hub.json');
     expect(parsed.ok && parsed.value.tables[0]!.source).toEqual({ type: 'tcp', host: '10.0.0.7', port: 4001, baudRate: 115200 });
