@@ -19,6 +19,14 @@ const STUB = fileURLToPath(new URL('./fixtures/stub-processor.ts', import.meta.u
 const dir = mkdtempSync(join(tmpdir(), 'camera-'));
 const noFfmpeg = componentMissing(`ffmpeg (${FFMPEG})`, executableExists(FFMPEG));
 
+/**
+ * The camera's thread reports its counts about once a second: waits for a report that shows
+ * `done`, at most 10 s (a fixed 1.1 s wait failed on a loaded machine, the report late).
+ */
+async function statsReport(done: () => boolean): Promise<void> {
+  for (const until = Date.now() + 10_000; !done() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+}
+
 function cameraConfig(extra: Record<string, unknown>): CameraConfig {
   const parsed = parseConfig(JSON.stringify({ tables: [{ id: 't1', source: { type: 'simulator' }, camera: { width: 160, height: 120, fps: 30, clipSeconds: 2, ...extra } }] }));
   if (!parsed.ok) throw new Error(parsed.error);
@@ -163,7 +171,7 @@ describe('camera source: frames off the main thread, through the detector (issue
     const shot = messages[1]!.m;
     expect(shot.type === 'shot' && shot.shot.events.map((e) => e.t)).toEqual([367, 700, 1033]);
     expect(Math.abs(messages[0]!.timeBase - (5_000_000 + Date.now()))).toBeLessThan(10_000);
-    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    await statsReport(() => s.stats.frames === 60);
     expect(s.stats.frames).toBe(60);
     expect(s.stats.dropped).toBe(0);
   });
@@ -182,7 +190,7 @@ describe('camera source: frames off the main thread, through the detector (issue
     writeFileSync(file, Buffer.concat(parts));
     const { messages, source: s } = await run(cameraConfig({ file }), { stamped: true });
     expect(messages.map((x) => x.m.type)).toEqual(['strike', 'shot', 'rest']);
-    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    await statsReport(() => s.stats.frames === 120);
     expect(s.stats.frames).toBe(120);
   });
 
@@ -191,7 +199,7 @@ describe('camera source: frames off the main thread, through the detector (issue
     writeFileSync(file, syntheticY4m(120, 60)); // 4 s at 30 fps; the square moves from 2 s on
     const { messages, source: s } = await run(cameraConfig({ file, fileStartSeconds: 1 }));
     expect(messages.map((x) => x.m.type)).toEqual(['strike', 'shot', 'rest']);
-    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    await statsReport(() => s.stats.frames === 90);
     expect(s.stats.frames).toBe(90);
     await s.stop();
     const errors: string[] = [];
@@ -211,7 +219,7 @@ describe('camera source: frames off the main thread, through the detector (issue
     const file = join(dir, 'testsrc-3s.mp4');
     execFileSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=30:duration=3', '-pix_fmt', 'yuv420p', '-y', file]);
     const { source: s } = await run(cameraConfig({ file, fileStartSeconds: 1 }));
-    await new Promise((r) => setTimeout(r, 1100)); // the next stats report
+    await statsReport(() => Math.abs(s.stats.frames - 60) <= 1);
     expect(Math.abs(s.stats.frames - 60)).toBeLessThanOrEqual(1); // 2 of its 3 seconds
   });
 
