@@ -485,6 +485,32 @@ describe('track fusion: bursts read together, and the balls seen set moving (RUL
     expect(f.truth[2]).toMatchObject({ kind: 'ball', balls: ['white', 'red'] });
     expect(candidates.get(2)).toEqual(['white+red']);
   });
+
+  it('RULES §10: a ball lying still while the same-coloured balls are in doubt makes no contact until something sensed may strike it (held-out 21234, five skittles 30 s2 #11)', () => {
+    // The whites went out of sight in one frame under the arm (the tracker's identity doubt from
+    // t ≈ 1566) while `one` lay still 150 mm from `two`'s way. No click until the last: the
+    // three rails of `two` between were read as "two or one" and went to the referee.
+    const f = JSON.parse(readFileSync(new URL('./fixtures/doubt-at-rest-21234.json', import.meta.url), 'utf8')) as { sensors: Shot; paths: ShotPaths; options: TrackFusionOptions; truth: ShotEvent[] };
+    expect(f.paths.doubt).toMatchObject({ balls: ['one', 'two'] });
+    const offset = f.options.pathOffsetMs ?? f.options.offsetMs;
+    const lastClick = f.sensors.events.at(-1)!;
+    expect(lastClick.kind).toBe('ball');
+    expect(f.paths.doubt!.since).toBeLessThan(f.sensors.events[4]!.t! - offset);
+    const read = trackIds(f.sensors, f.paths, f.options);
+    const rails = [4, 5, 6];
+    expect(rails.map((k) => f.truth[k])).toMatchObject([{ rail: 'right', ball: 'two' }, { rail: 'head', ball: 'two' }, { rail: 'left', ball: 'two' }]);
+    expect(rails.map((k) => read[k])).toMatchObject([{ rail: 'right', ball: 'two' }, { rail: 'head', ball: 'two' }, { rail: 'left', ball: 'two' }]);
+    // The last click may have struck it: from there on the doubt stands (its partner stays unnamed).
+    expect(read.at(-1)).toMatchObject({ kind: 'ball', balls: ['cue', null] });
+  });
+
+  it('the doubt stands where the tracker put it when the ball said to lie still has a sighting away from its place', () => {
+    const f = JSON.parse(readFileSync(new URL('./fixtures/doubt-at-rest-21234.json', import.meta.url), 'utf8')) as { sensors: Shot; paths: ShotPaths; options: TrackFusionOptions };
+    // One sighting of `one` 60 mm off, a frame after the doubt began: the ids may have swapped there.
+    const moved = { ...f.paths, paths: { ...f.paths.paths, one: f.paths.paths.one!.map((s) => (s.t === 1700 && s.at ? { ...s, at: [s.at[0] + 60, s.at[1]] as [number, number] } : s)) } };
+    const read = trackIds(f.sensors, moved, f.options);
+    expect([4, 5, 6].map((k) => (read[k] as { ball: string | null }).ball)).toEqual([null, null, null]);
+  });
 });
 
 describe('track fusion: skittles', () => {
