@@ -2,9 +2,10 @@ import type { Shot, ShotEvent } from '../rules/events.ts';
 import type { PathSample, ShotPaths } from '../vision/tracker.ts';
 import { frameInterval } from '../vision/contacts.ts';
 import { outrunGap } from '../vision/doubts.ts';
-import { IMPULSE_SHARE, SENSOR_CALIBRATION, speedRange } from '../rules/bounds.ts';
+import { IMPULSE_SHARE, speedRange } from '../rules/bounds.ts';
 import { BallPath, MAX_SPEED, REST_MS, dist, leadingCount, lowerBetween, lowerTo, restingPlace, segmentDistance, sureSighting, within, type Disc, type Reach, type SightingError, type Turn, type Vec } from './ball-path.ts';
 import { inBurst, fuseContacts, unknownIds, withCameraFacts, type FusionOptions, type FusionReport } from './fusion.ts';
+import { UNSENSED_GAIN, narrowDoubt, quietBetween } from './identity-doubt.ts';
 
 /**
  * Track-based fusion (issue 16). The sensors give the exact time and kind of every contact
@@ -114,9 +115,6 @@ const SENSOR_CLOCK_MS = 1;
  */
 const LEFT_PLAY_MARGIN_MS = 500;
 
-/** The most a contact too soft for the sensors can add to a ball's speed, mm/ms (bounds.ts IMPULSE_SHARE at the sensors' floor). */
-const UNSENSED_GAIN = (IMPULSE_SHARE * speedRange(SENSOR_CALIBRATION.floor)[1]) / 1000;
-
 /** A ball that left from rest at a click, as readJointly weighs it (track fusion). */
 interface Departure {
   ball: string;
@@ -208,18 +206,37 @@ interface TurnGains {
   clicks?: Turn['clicks'];
 }
 
+/** The one ball seen moving up to `before` (camera clock), by the rule trackIds' `struck` states; null when none, or not one alone. */
+function onlyMovingUpTo(paths: ShotPaths['paths'], before: number, frameMs: number, error: SightingError): string | null {
+  const balls = Object.keys(paths);
+  const err = (x: PathSample) => (sureSighting(x) ? error.noise : error.partialNoise);
+  const sightings = balls.map((b) => paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
+  // Every ball seen in the last three frames before it (a ball out of sight may have been moved by a hand).
+  if (sightings.some((seen) => !seen.some((x) => x.t >= before - 3 * frameMs))) return null;
+  const movedBy = (seen: readonly (PathSample & { at: [number, number] })[]) => seen.some((x) => dist(x.at, seen[0]!.at) > err(x) + err(seen[0]!));
+  const moved = balls.filter((_, k) => movedBy(sightings[k]!.filter(sureSighting)));
+  const mayHaveMoved = balls.filter((_, k) => movedBy(sightings[k]!));
+  return moved.length === 1 && mayHaveMoved.every((b) => b === moved[0]) ? moved[0]! : null;
+}
+
 /** Ids for each sensor event (same index) from the camera's paths alone: a contact's ids, or null where not sure. */
 export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusionOptions): ShotEvent[] {
-  const shotPaths = withoutOutrunParts(recorded);
+  const outrun = withoutOutrunParts(recorded);
   const give = options.reachMm ?? 6;
   const lead = options.skittleLeadMs ?? 150;
   const chain = options.skittleChainMm ?? 160;
-  const R = shotPaths.ballRadius;
-  const balls = Object.keys(shotPaths.paths);
-  const frameMs = frameInterval(shotPaths.paths);
+  const R = outrun.ballRadius;
+  const frameMs = frameInterval(outrun.paths);
   const tol = options.pathToleranceMs;
-  const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
   const error = sightingError(options, R);
+  // The same-coloured balls' identity doubt begun as late as the paths allow (identity-doubt.ts),
+  // knowing which ball the cue struck if one alone was seen moving before the first contact.
+  const offset = options.pathOffsetMs ?? options.offsetMs;
+  const sensedFirst = sensor.events.find((e) => e.t !== undefined)?.t;
+  const cueBall = sensedFirst === undefined ? null : onlyMovingUpTo(outrun.paths, sensedFirst - offset - tol - frameMs / 2, frameMs, error);
+  const shotPaths = narrowDoubt(outrun, sensor, { offsetMs: offset, toleranceMs: tol, error, cueBall, ...(options.restUntilStruck === false ? { restUntilStruck: false } : {}) }, frameMs);
+  const balls = Object.keys(shotPaths.paths);
+  const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
   const pathOf = (b: string, turns: readonly Turn[] = []) => new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol, turns);
   const plain = new Map(balls.map((b) => [b, pathOf(b)]));
   /**
@@ -385,16 +402,9 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
    */
   const firstClick = sensor.events.findIndex((e) => e.kind === 'ball' && e.t !== undefined);
   const struck = firstClick < 0 ? null : onlyMovingBefore(sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2);
-  /** The one ball seen moving up to `before` (camera clock), by the rule `struck` states; null when none, or not one alone. */
+  /** The one ball seen moving up to `before` (camera clock), by the rule `struck` states (onlyMovingUpTo). */
   function onlyMovingBefore(before: number): string | null {
-    const err = (x: PathSample) => (sureSighting(x) ? error.noise : error.partialNoise);
-    const sightings = balls.map((b) => shotPaths.paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
-    // Every ball seen in the last three frames before it (a ball out of sight may have been moved by a hand).
-    if (sightings.some((seen) => !seen.some((x) => x.t >= before - 3 * frameMs))) return null;
-    const movedBy = (seen: readonly (PathSample & { at: [number, number] })[]) => seen.some((x) => dist(x.at, seen[0]!.at) > err(x) + err(seen[0]!));
-    const moved = balls.filter((_, k) => movedBy(sightings[k]!.filter(sureSighting)));
-    const mayHaveMoved = balls.filter((_, k) => movedBy(sightings[k]!));
-    return moved.length === 1 && mayHaveMoved.every((b) => b === moved[0]) ? moved[0]! : null;
+    return onlyMovingUpTo(shotPaths.paths, before, frameMs, error);
   }
   /** Same-coloured balls in doubt at the window's end: a ball ruled in is any of them. */
   const inDoubt = (ball: string, t1: number) => doubt !== null && t1 >= doubt.since && doubt.balls.includes(ball);
@@ -426,67 +436,8 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   }
   const at = (e: ShotEvent) => (e.t === undefined ? null : e.t - (options.pathOffsetMs ?? options.offsetMs));
   /** Nothing sensed (camera clock) in [from, to], within the clock's tolerance; an event not timed may have been anywhere. */
-  const quiet = (from: number, to: number) => sensor.events.every((o) => at(o) !== null && (at(o)! < from - tol || at(o)! > to + tol));
-  /**
-   * The same-coloured balls' identity doubt (tracker.ts: from `since` on, either sighting may be
-   * either ball), begun later while the paths tell the two apart. RULES §10: a ball at rest moves
-   * only when struck. One of the two that lay at rest before the doubt (sure sightings, while the
-   * ids were still trusted), after the cue's stroke, is until the next thing sensed that may strike
-   * it (a click, a skittle's fall, an event not timed) within a crawl of where it lay: a kiss too
-   * soft for the sensors gives it UNSENSED_GAIN at most. So, frame by frame: a sighting of the
-   * colour farther than that crawl is the other ball's, and then the one at its place is its own;
-   * so is one at its place when the other cannot have got there since it was last seen there (a
-   * ball leaves room for another only by going two radii less the errors). The doubt begins at the
-   * first frame where the tracker's ids do not follow that (the other's sighting may be it, or its
-   * own is not at its place), or the next thing sensed, whichever comes first: until then the ids
-   * are sure, and the contacts are read as if there were no doubt.
-   * Held-out 21234, five skittles s2 #11: both whites went out of sight for a frame under the arm
-   * while one lay still 150 mm from the other's way; the other's three rails went to a prompt.
-   */
-  const doubtFrom = (tracked: ShotPaths['doubt']): ShotPaths['doubt'] => {
-    if (!tracked || tracked.balls.length !== 2 || options.restUntilStruck === false || firstSensed === undefined) return tracked;
-    const offset = options.pathOffsetMs ?? options.offsetMs;
-    for (const [still, other] of [tracked.balls, [...tracked.balls].reverse()] as [string, string][]) {
-      const home = restingPlace(shotPaths.paths[still]!, tracked.since, frameMs, error.jitter, true, quiet);
-      if (!home || tracked.since - home.lastSeen > 2 * frameMs) continue;
-      // Not a ball the cue may yet strike (its stroke comes before the first contact).
-      if (home.t < firstSensed + tol && (struck === null || struck === still)) continue;
-      const striking = sensor.events.find((e) => e.t === undefined || ((e.kind === 'ball' || e.kind === 'skittle') && e.t - offset + tol >= home.t));
-      if (striking && striking.t === undefined) continue;
-      const until = striking ? striking.t! - offset - tol - frameMs / 2 : Infinity;
-      const noise = (x: PathSample) => (sureSighting(x) ? error.noise : error.partialNoise);
-      const seenAt = (b: string) => new Map(shotPaths.paths[b]!.filter((x) => x.at !== null && x.t > home.t && x.t <= until).map((x) => [x.t, x as PathSample & { at: Vec }]));
-      const [mine, theirs] = [seenAt(still), seenAt(other)];
-      // How far from its resting place it can be: its place's error and a crawl since, or since it was last seen there.
-      let last = { t: home.t, off: error.rest };
-      const reach = (t: number) => last.off + UNSENSED_GAIN * (t - last.t);
-      // The last frame whose ids are sure; one frame less is where the doubt begins (a segment's speed bound looks one chord ahead).
-      let verified = home.t;
-      let failed = false;
-      for (const t of [...new Set([...mine.keys(), ...theirs.keys()])].sort((x, y) => x - y)) {
-        const own = mine.get(t);
-        const their = theirs.get(t);
-        // The other's sighting is surely not this ball's.
-        const apart = their ? dist(their.at, home.at) > noise(their) + reach(t) : null;
-        const off = own ? dist(own.at, home.at) : 0;
-        // Its own sighting at its place, and its own unless the other may stand there: this ball gone two radii less the errors meanwhile.
-        const placed = !own || (off <= (sureSighting(own) ? 2 * error.rest : error.partialNoise + error.rest) && (apart === true || reach(t) < 2 * R - off - noise(own)));
-        if (apart === false || !placed) {
-          failed = true;
-          break;
-        }
-        if (own && sureSighting(own)) last = { t, off: Math.min(reach(t), off + noise(own)) };
-        verified = t;
-      }
-      if (!failed && !striking) return null;
-      const since = verified - frameMs;
-      if (since <= tracked.since) continue;
-      return { balls: tracked.balls, since };
-    }
-    return tracked;
-  };
-  // Declared here, once what it needs is; the readers above use it only when called, below.
-  const doubt = doubtFrom(shotPaths.doubt);
+  const quiet = quietBetween(sensor, options.pathOffsetMs ?? options.offsetMs, tol);
+  const doubt = shotPaths.doubt;
   /**
    * Was anything sensed in [from, to] (camera clock) besides event `index` that may have been
    * this ball's — by distances (`involved`), and any event not timed? Then the ball may have

@@ -109,11 +109,32 @@ describe('track fusion: cushions (issue 16)', () => {
   });
 
   it('same-coloured balls in doubt are never named', () => {
-    const p = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500)), two: path(still([2000, 300])) }, { balls: ['one', 'two'], since: 200 });
+    // `two` rolls beside `one`, 160 mm off its way: either sighting may be either ball's.
+    const beside = line([600, 560], [0.3, 0]);
+    const p = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500)), two: path(beside) }, { balls: ['one', 'two'], since: 200 });
     expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts())[0]).toMatchObject({ ball: null });
     // Before the doubt began they are.
-    const q = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500)), two: path(still([2000, 300])) }, { balls: ['one', 'two'], since: 800 });
+    const q = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500)), two: path(beside) }, { balls: ['one', 'two'], since: 800 });
     expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, q, opts())[0]).toMatchObject({ ball: 'one' });
+  });
+
+  it('RULES §10: a doubt begins later while the other white lies still where it lay (nothing sensed may have struck it)', () => {
+    const p = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500)), two: path(still([700, 560])) }, { balls: ['one', 'two'], since: 200 });
+    expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts())[0]).toMatchObject({ ball: 'one' });
+    // A click before the rail may have struck it: from there on, a ball 160 mm away may have been either.
+    const click: ShotEvent = { kind: 'ball', balls: ['cue', 'two'], t: 300 };
+    expect(trackIds({ events: [click, { kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts())[1]).toMatchObject({ ball: null });
+  });
+
+  it('a doubt begins later while the two whites stay farther apart than either can go at the top speed in a frame', () => {
+    // `two` runs 1,600 mm from `one`: in a frame (33 ms) no ball goes 400 mm.
+    const far = line([2400, 1100], [-0.5, 0]);
+    const p = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500)), two: path(far) }, { balls: ['one', 'two'], since: 200 });
+    expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts())[0]).toMatchObject({ ball: 'one' });
+    // Both out of sight for four frames: each may have gone anywhere meanwhile.
+    const hidden: [number, number][] = [[300, 440]];
+    const q = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500), 1000, hidden), two: path(far, 1000, hidden) }, { balls: ['one', 'two'], since: 200 });
+    expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, q, opts())[0]).toMatchObject({ ball: null });
   });
 });
 
@@ -394,7 +415,8 @@ describe('track fusion: clicks', () => {
   });
 
   it('doubt: a pair with one of the two whites gives the other ball only', () => {
-    const p = paths({ cue: path(white), one: path(red), two: path(still([300, 300])) }, { balls: ['one', 'two'], since: 100 });
+    // `two` lies 82 mm from `one` (red's path) until the click: either may be the one struck.
+    const p = paths({ cue: path(white), one: path(red), two: path(still([1600 + 2 * R, 700 + 2 * R + 20])) }, { balls: ['one', 'two'], since: 100 });
     expect(trackIds({ events: [{ kind: 'ball', balls: [null, null], t: 500 }] }, p, opts())[0]).toMatchObject({ balls: ['cue', null] });
   });
 });
@@ -500,8 +522,10 @@ describe('track fusion: bursts read together, and the balls seen set moving (RUL
     const rails = [4, 5, 6];
     expect(rails.map((k) => f.truth[k])).toMatchObject([{ rail: 'right', ball: 'two' }, { rail: 'head', ball: 'two' }, { rail: 'left', ball: 'two' }]);
     expect(rails.map((k) => read[k])).toMatchObject([{ rail: 'right', ball: 'two' }, { rail: 'head', ball: 'two' }, { rail: 'left', ball: 'two' }]);
-    // The last click may have struck it: from there on the doubt stands (its partner stays unnamed).
-    expect(read.at(-1)).toMatchObject({ kind: 'ball', balls: ['cue', null] });
+    // The last click may have struck it, but it lay 900 mm from the cue and `two` then: no ball
+    // goes that far in a frame, so the cue's partner is `two` (not a carom, SK5-7).
+    expect(f.truth.at(-1)).toMatchObject({ kind: 'ball', balls: ['two', 'cue'] });
+    expect(read.at(-1)).toMatchObject({ kind: 'ball', balls: ['cue', 'two'] });
   });
 
   it('the doubt stands where the tracker put it when the ball said to lie still has a sighting away from its place', () => {
