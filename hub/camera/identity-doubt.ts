@@ -50,11 +50,11 @@ export function narrowDoubt(shotPaths: ShotPaths, sensor: Shot, options: DoubtOp
   const trusted = frames.filter((t) => t < tracked.since).at(-1);
   if (trusted === undefined) return shotPaths;
   const still = stillUntil(shotPaths, sensor, options, frameMs);
-  const sure = apartUntil(shotPaths, [one, two], frames, Math.max(trusted, still?.verified ?? -Infinity), options.error);
+  // Its sightings that may be the other's are out of sight from here on (the "apart" way too).
+  const paths = !still || still.either.size === 0 ? shotPaths.paths : { ...shotPaths.paths, [still.ball]: shotPaths.paths[still.ball]!.map((x) => (still.either.has(x.t) ? { t: x.t, at: null, clear: true } : x)) };
+  const sure = apartUntil(paths, [one, two], frames, Math.max(trusted, still?.verified ?? -Infinity), options.error);
   const since = sure - frameMs;
   if (since <= tracked.since) return shotPaths;
-  const left = still?.either ?? new Set<number>();
-  const paths = left.size === 0 ? shotPaths.paths : { ...shotPaths.paths, [still!.ball]: shotPaths.paths[still!.ball]!.map((x) => (left.has(x.t) && x.t <= sure ? { t: x.t, at: null, clear: true } : x)) };
   return { ...shotPaths, paths, doubt: sure >= frames.at(-1)! ? null : { balls: tracked.balls, since } };
 }
 
@@ -64,8 +64,8 @@ const noiseOf = (x: PathSample, error: SightingError) => (sureSighting(x) ? erro
  * The last frame up to which the ids are sure because one of the two lay at rest, and the frames
  * whose sighting of it may be the other's. RULES §10: a ball at rest moves only when struck. One
  * that lay at rest before the doubt (sure sightings, while the ids were still trusted), and not the
- * ball the cue may yet strike (unsensed, before the shot's first contact), is until the next thing sensed that may
- * strike it (a click, a skittle's fall, an event not timed) within a crawl of where it lay: its
+ * ball the cue may yet strike (unsensed, before the shot's first contact), is until the next thing
+ * sensed that may strike it (a click, a skittle's fall, an event not timed) within a crawl of where it lay: its
  * place's error, and what a kiss too soft for the sensors can give it (UNSENSED_GAIN) since it
  * was last surely seen there. So, frame by frame: a sighting of the colour farther than that crawl
  * is the other ball's, and then the one at its place is its own; so is one at its place when the
@@ -117,8 +117,8 @@ function stillUntil(shotPaths: ShotPaths, sensor: Shot, options: DoubtOptions, f
  * not the other ball's: farther from the other's last sure sighting than the top speed
  * (MAX_SPEED) can have taken it since, with both sightings' errors — and within its own reach.
  */
-function apartUntil(shotPaths: ShotPaths, balls: readonly [string, string], frames: readonly number[], from: number, error: SightingError): number {
-  const seen = (b: string) => shotPaths.paths[b]!.filter((x): x is Seen => x.at !== null);
+function apartUntil(paths: ShotPaths['paths'], balls: readonly [string, string], frames: readonly number[], from: number, error: SightingError): number {
+  const seen = (b: string) => paths[b]!.filter((x): x is Seen => x.at !== null);
   const last = new Map(balls.map((b) => [b, seen(b).filter((x) => x.t <= from).at(-1)]));
   const at = new Map(balls.map((b) => [b, new Map(seen(b).map((x) => [x.t, x]))]));
   const reach = (b: string, t: number) => noiseOf(last.get(b)!, error) + MAX_SPEED * (t - last.get(b)!.t);
