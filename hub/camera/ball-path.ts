@@ -86,15 +86,21 @@ export class BallPath {
    * a hidden stretch with a click in it, the ball may have been struck and stopped again unseen:
    * no speed of its neighbours bounds it there.
    */
-  constructor(samples: readonly PathSample[], frameMs: number, error: SightingError, maxGapFrames: number, clicks: readonly number[] = [], clickTolMs = 0, turns: readonly Turn[] = []) {
+  /**
+   * `swappableFrom`: from then on the sightings may be another ball's (an identity doubt,
+   * tracker.ts): a stretch out of sight after it, or across it, may join two balls' sightings, so
+   * it bounds nothing — the ball is anywhere there (`at` gives null).
+   */
+  constructor(samples: readonly PathSample[], frameMs: number, error: SightingError, maxGapFrames: number, clicks: readonly number[] = [], clickTolMs = 0, turns: readonly Turn[] = [], swappableFrom?: number) {
     const seen = samples.filter((s): s is PathSample & { at: [number, number] } => s.at !== null);
     const noiseOf = (s: PathSample) => (sureSighting(s) ? error.noise : error.partialNoise);
     const jitterOf = (s: PathSample) => (sureSighting(s) ? error.jitter : error.partialJitter);
     const raw = seen.slice(1).map((s, k) => ({ ta: seen[k]!.t, tb: s.t, a: seen[k]!.at as Vec, b: s.at as Vec, na: noiseOf(seen[k]!), nb: noiseOf(s), ja: jitterOf(seen[k]!), jb: jitterOf(s) }));
-    const long = (g: { ta: number; tb: number }) => g.tb - g.ta > maxGapFrames * frameMs + 1;
+    const hidden = (g: { ta: number; tb: number }) => g.tb - g.ta > 1.5 * frameMs;
+    const swappable = (g: { ta: number; tb: number }) => swappableFrom !== undefined && g.tb >= swappableFrom && (g.ta < swappableFrom || hidden(g));
+    const long = (g: { ta: number; tb: number }) => g.tb - g.ta > maxGapFrames * frameMs + 1 || swappable(g);
     // A chord's speed, with the jitter of both ends spread over the interval.
     const speed = (g: { ta: number; tb: number; a: Vec; b: Vec; ja: number; jb: number }) => (dist(g.a, g.b) + g.ja + g.jb) / Math.max(g.tb - g.ta, 1);
-    const hidden = (g: { ta: number; tb: number }) => g.tb - g.ta > 1.5 * frameMs;
     const struck = (g: { ta: number; tb: number }) => clicks.some((c) => c >= g.ta - clickTolMs && c <= g.tb + clickTolMs);
     /**
      * At rest at sighting i: seen surely (sureSighting), frame after frame, in one place (within twice the
@@ -124,7 +130,7 @@ export class BallPath {
       // Struck and turned back between two sightings: what the clicks may have given it on top, while they lasted.
       const own = turns.filter((turn) => turn.from <= g.tb && turn.to >= g.ta && v < MAX_SPEED);
       return { ta: g.ta, tb: g.tb, a: g.a, b: g.b, na: g.na, nb: g.nb, v, ...(own.length > 0 ? { turns: own } : {}) };
-    });
+    }).filter((_, k) => !swappable(raw[k]!));
   }
 
   /** Where the ball can be at τ (camera clock), or null when the path's sightings do not cover τ. */
@@ -139,6 +145,8 @@ export class BallPath {
       else hi = mid;
     }
     const g = segs[lo]!;
+    // Between two segments: a stretch that bounds nothing (swappableFrom).
+    if (tau < g.ta) return null;
     return { a: g.a, ra: g.v * (tau - g.ta) + g.na + extraOver(g, g.ta, tau), b: g.b, rb: g.v * (g.tb - tau) + g.nb + extraOver(g, tau, g.tb) };
   }
 

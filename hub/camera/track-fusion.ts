@@ -206,8 +206,18 @@ interface TurnGains {
   clicks?: Turn['clicks'];
 }
 
-/** The one ball seen moving up to `before` (camera clock), by the rule trackIds' `struck` states; null when none, or not one alone. */
-function onlyMovingUpTo(paths: ShotPaths['paths'], before: number, frameMs: number, error: SightingError): string | null {
+/**
+ * The one ball seen moving up to `before` (camera clock), by the rule trackIds' `struck` states;
+ * null when none, or not one alone — nor a ball in an identity doubt begun by then (the whites'
+ * sightings exchanged, either would seem to jump).
+ */
+function onlyMovingUpTo(shotPaths: ShotPaths, before: number, frameMs: number, error: SightingError): string | null {
+  const one = onlyMoving(shotPaths.paths, before, frameMs, error);
+  const doubt = shotPaths.doubt;
+  return one !== null && doubt !== null && doubt.since <= before && doubt.balls.includes(one) ? null : one;
+}
+
+function onlyMoving(paths: ShotPaths['paths'], before: number, frameMs: number, error: SightingError): string | null {
   const balls = Object.keys(paths);
   const err = (x: PathSample) => (sureSighting(x) ? error.noise : error.partialNoise);
   const sightings = balls.map((b) => paths[b]!.filter((x): x is PathSample & { at: [number, number] } => x.at !== null && x.t <= before));
@@ -233,11 +243,13 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   // knowing which ball the cue struck if one alone was seen moving before the first contact.
   const offset = options.pathOffsetMs ?? options.offsetMs;
   const sensedFirst = sensor.events.find((e) => e.t !== undefined)?.t;
-  const cueBall = sensedFirst === undefined ? null : onlyMovingUpTo(outrun.paths, sensedFirst - offset - tol - frameMs / 2, frameMs, error);
+  const cueBall = sensedFirst === undefined ? null : onlyMovingUpTo(outrun, sensedFirst - offset - tol - frameMs / 2, frameMs, error);
   const shotPaths = narrowDoubt(outrun, sensor, { offsetMs: offset, toleranceMs: tol, error, cueBall, ...(options.restUntilStruck === false ? { restUntilStruck: false } : {}) }, frameMs);
   const balls = Object.keys(shotPaths.paths);
   const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
-  const pathOf = (b: string, turns: readonly Turn[] = []) => new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol, turns);
+  // A ball in an identity doubt: from the doubt on, a stretch out of sight may join its sightings to the other's.
+  const swappable = (b: string) => (shotPaths.doubt?.balls.includes(b) ? shotPaths.doubt.since : undefined);
+  const pathOf = (b: string, turns: readonly Turn[] = []) => new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol, turns, swappable(b));
   const plain = new Map(balls.map((b) => [b, pathOf(b)]));
   /**
    * The balls that may have been in one of a turn's clicks: within touching distance of another
@@ -404,10 +416,12 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   const struck = firstClick < 0 ? null : onlyMovingBefore(sensor.events[firstClick]!.t! - (options.pathOffsetMs ?? options.offsetMs) - tol - frameMs / 2);
   /** The one ball seen moving up to `before` (camera clock), by the rule `struck` states (onlyMovingUpTo). */
   function onlyMovingBefore(before: number): string | null {
-    return onlyMovingUpTo(shotPaths.paths, before, frameMs, error);
+    return onlyMovingUpTo(shotPaths, before, frameMs, error);
   }
   /** Same-coloured balls in doubt at the window's end: a ball ruled in is any of them. */
   const inDoubt = (ball: string, t1: number) => doubt !== null && t1 >= doubt.since && doubt.balls.includes(ball);
+  /** Until when a ball's sightings are its own: a ball in doubt's, until the doubt begins (then they may be the other's). */
+  const ownUntil = (ball: string) => (doubt !== null && doubt.balls.includes(ball) ? doubt.since : Infinity);
   const widen = (candidates: Set<string>, t1: number) => {
     if (doubt && t1 >= doubt.since && doubt.balls.some((b) => candidates.has(b))) for (const b of doubt.balls) candidates.add(b);
     return candidates;
@@ -465,7 +479,10 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     // Well away (80 mm or more) within four frames, seen clearly, and every sighting on the way
     // seen too; a slow ball, as far as it got then if that is 40 mm or more (its way's angle is
     // only less sure: see spread).
-    const after = samples.filter((x) => x.t >= t1 + frameMs / 2 && x.t <= t1 + Math.max(4 * frameMs, 140));
+    const horizon = t1 + Math.max(4 * frameMs, 140);
+    // How it left is read from its own sightings: none past the start of a doubt (the physics property found it).
+    if (horizon >= ownUntil(ball)) return null;
+    const after = samples.filter((x) => x.t >= t1 + frameMs / 2 && x.t <= horizon);
     const seenAway = (k: number) => after[k]!.at !== null && sureSighting(after[k]!) ? dist(after[k]!.at!, home.at) : 0;
     let far = after.findIndex((_, k) => seenAway(k) >= 80);
     if (far < 0) far = after.reduce((best, _, k) => (seenAway(k) >= LEFT_REST_MIN_MM && (best < 0 || seenAway(k) > seenAway(best)) ? k : best), -1);
@@ -618,7 +635,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
     const decel = 0.003;
     const horizon = t1 + Math.max(3 * frameMs, 100);
     const sighting = samples.find((x) => {
-      if (x.at === null || !sureSighting(x) || x.t < t1 + frameMs / 2 || x.t > horizon) return false;
+      if (x.at === null || !sureSighting(x) || x.t < t1 + frameMs / 2 || x.t > horizon || x.t >= ownUntil(ball)) return false;
       const dt = Math.min(x.t - frameMs / 2 - t1, leave / decel);
       const gone = leave * dt - (decel * dt * dt) / 2;
       return dist(x.at, home.at) < gone - 2 * error.noise;

@@ -118,12 +118,35 @@ describe('track fusion: cushions (issue 16)', () => {
     expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, q, opts())[0]).toMatchObject({ ball: 'one' });
   });
 
+  it('in a doubt, a white out of sight may come back as the other: its path does not join them across that stretch', () => {
+    // The whites exchanged from the second frame on (the tracker's doubt from t = 20): `one`'s
+    // sightings after it are `two`'s (lying far off), `two`'s are `one`'s — out of sight until 400,
+    // while the cue struck it at 140. Joined across that stretch, `two` would be 1,690 mm at most
+    // from where the other lay at 0, so not at the cue: cue–two ruled out, and one–two named.
+    const cueAt: [number, number] = [2700, 500];
+    const oneAt: [number, number] = [cueAt[0] + 2 * R, 500];
+    const twoAt: [number, number] = [970, 1351];
+    const cue = path((t) => (t < 130 ? cueAt : [cueAt[0] + 0.2 * (t - 130), 500]));
+    const trueOne = (t: number): [number, number] => (t < 140 ? oneAt : [oneAt[0], 500 + 2 * (t - 140)]);
+    const one = path((t) => (t < 20 ? oneAt : twoAt));
+    const two = path((t) => (t < 20 ? twoAt : trueOne(t)), 1000, [[20, 390]]);
+    const shot: Shot = { events: [{ kind: 'ball', balls: [null, null], t: 140, amplitude: 100 }] };
+    const read = trackIds(shot, paths({ cue, one, two }, { balls: ['one', 'two'], since: 20 }), opts())[0] as Extract<ShotEvent, { kind: 'ball' }>;
+    // The truth is cue–one; unbroken, the paths named one–two.
+    expect(read.balls).toEqual([null, null]);
+  });
+
   it('RULES §10: a doubt begins later while the other white lies still where it lay (nothing sensed may have struck it)', () => {
-    const p = paths({ cue: path(still([1400, 700])), one: path(bounceHead(400, 2, 500)), two: path(still([700, 560])) }, { balls: ['one', 'two'], since: 200 });
-    expect(trackIds({ events: [{ kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts())[0]).toMatchObject({ ball: 'one' });
-    // A click before the rail may have struck it: from there on, a ball 160 mm away may have been either.
+    // `one` off the foot rail at 100 (the shot's first contact, so the cue's stroke is past), to the
+    // head rail at 1,026, passing 160 mm from `two`, which lies still.
+    const one = path((t) => [TABLE.length - R - 3 * Math.abs(t - 100), 400], 1200);
+    const p = paths({ cue: path(still([1400, 700]), 1200), one, two: path(still([700, 560]), 1200) }, { balls: ['one', 'two'], since: 200 });
+    const foot: ShotEvent = { kind: 'cushion', rail: 'foot', ball: null, t: 100 };
+    const head: ShotEvent = { kind: 'cushion', rail: 'head', ball: null, t: 1026 };
+    expect(trackIds({ events: [foot, head] }, p, opts())[1]).toMatchObject({ ball: 'one' });
+    // A click before the head rail may have struck it: from there on, a ball 160 mm away may have been either.
     const click: ShotEvent = { kind: 'ball', balls: ['cue', 'two'], t: 300 };
-    expect(trackIds({ events: [click, { kind: 'cushion', rail: 'head', ball: null, t: 500 }] }, p, opts())[1]).toMatchObject({ ball: null });
+    expect(trackIds({ events: [foot, click, head] }, p, opts())[2]).toMatchObject({ ball: null });
   });
 
   it('a doubt begins later while the two whites stay farther apart than either can go at the top speed in a frame', () => {
@@ -792,10 +815,14 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
         if (s.variant === 'skittles-5' && s.doubtAt !== undefined) {
           // As the tracker doubts (tracker.ts): from two frames before a frame whose detections of
           // the whites could be either's — here the first, from `doubtAt` on, with the whites within
-          // 185 mm (4 radii and 60 mm) of each other — where with `swap` they are exchanged from then on.
+          // 185 mm (4 radii and 60 mm) of each other, or both seen again after one was out of sight
+          // (at any distance: the tracker doubts a white seen where the other may have rolled
+          // meanwhile) — where with `swap` they are exchanged from then on.
           const [one, two] = [samples.one!, samples.two!];
           const from = s.doubtAt * (endMs + camShift);
-          const k = one.findIndex((x, i) => x.t >= from && x.at !== null && two[i]!.at !== null && Math.hypot(x.at[0] - two[i]!.at![0], x.at[1] - two[i]!.at![1]) < 4 * r + 60);
+          const close = (i: number) => Math.hypot(one[i]!.at![0] - two[i]!.at![0], one[i]!.at![1] - two[i]!.at![1]) < 4 * r + 60;
+          const back = (i: number) => i > 0 && (one[i - 1]!.at === null || two[i - 1]!.at === null);
+          const k = one.findIndex((x, i) => x.t >= from && x.at !== null && two[i]!.at !== null && (close(i) || back(i)));
           const since = k >= 0 ? one[k]!.t - 2 * frame : from;
           doubt = { balls: ['one', 'two'], since };
           if (s.swap && k >= 0) {
@@ -858,6 +885,13 @@ describe('track fusion never states a wrong id (property, physics shots)', () =>
     // As fast-check drew it: the physics is chaotic enough that 800 mm/s even does not make the burst.
     const burst: Scenario = { seed: 657257933, variant: 'carom', fps: 60, bias: 1.430905051881032e-224, jitter: 2.6595979372612237e-50, hideChance: 1.9289493822974792e-266, unclearChance: 2.923175633976278e-279, clockError: 1.460187893469052e-36, speed: 800.0000000000018 };
     expect(readPhysicsShot(burst)).toEqual({ stated: 0, events: 400 });
+  });
+
+  it('the whites exchanged a few ms after a click: how a white left the click is not read from sightings past the doubt\'s start (cases the property found)', () => {
+    // A click 9 ms before the doubt: the way `one` and `two` "left" it was read from the frames
+    // after, already exchanged, and ruled the true pair out (line of centres; unmoved by the click).
+    readPhysicsShot({ seed: 147484886, variant: 'skittles-5', fps: 30, bias: 0, jitter: 0, hideChance: 0, unclearChance: 0, clockError: 0, speed: 1877.5214471735044, doubtAt: 0, swap: true });
+    readPhysicsShot({ seed: 987258999, variant: 'skittles-5', fps: 30, bias: 0, jitter: 0, hideChance: 0, unclearChance: 0, clockError: 0, speed: 4943.173667521408, doubtAt: 0, swap: true });
   });
 
   it('the whites exchanged where they came close: the doubt is not begun later past it (a case the property found against a fusion that dropped it)', () => {
