@@ -85,8 +85,6 @@ export class BallPath {
    * `clicks`: times (camera clock, ± `clickTolMs`) of the sensors' ball–ball contacts. Across
    * a hidden stretch with a click in it, the ball may have been struck and stopped again unseen:
    * no speed of its neighbours bounds it there.
-   */
-  /**
    * `swappableFrom`: from then on the sightings may be another ball's (an identity doubt,
    * tracker.ts): a stretch out of sight after it, or across it, may join two balls' sightings, so
    * it bounds nothing — the ball is anywhere there (`at` gives null).

@@ -246,7 +246,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
   const cueBall = sensedFirst === undefined ? null : onlyMovingUpTo(outrun, sensedFirst - offset - tol - frameMs / 2, frameMs, error);
   const shotPaths = narrowDoubt(outrun, sensor, { offsetMs: offset, toleranceMs: tol, error, cueBall, ...(options.restUntilStruck === false ? { restUntilStruck: false } : {}) }, frameMs);
   const balls = Object.keys(shotPaths.paths);
-  const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - (options.pathOffsetMs ?? options.offsetMs)] : []));
+  const clicks = sensor.events.flatMap((e) => (e.kind === 'ball' && e.t !== undefined ? [e.t - offset] : []));
   // A ball in an identity doubt: from the doubt on, a stretch out of sight may join its sightings to the other's.
   const swappable = (b: string) => (shotPaths.doubt?.balls.includes(b) ? shotPaths.doubt.since : undefined);
   const pathOf = (b: string, turns: readonly Turn[] = []) => new BallPath(shotPaths.paths[b]!, frameMs, error, options.maxGapFrames ?? 3, clicks, tol, turns, swappable(b));
@@ -368,6 +368,7 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       return [b, built.get(key)!];
     }));
   let paths = plain;
+  const doubt = shotPaths.doubt;
   const { length, width } = options.table;
   /**
    * RULES §10: a ball out of play touches nothing more. Its sure facts (named ball, not
@@ -448,10 +449,9 @@ export function trackIds(sensor: Shot, recorded: ShotPaths, options: TrackFusion
       },
     });
   }
-  const at = (e: ShotEvent) => (e.t === undefined ? null : e.t - (options.pathOffsetMs ?? options.offsetMs));
+  const at = (e: ShotEvent) => (e.t === undefined ? null : e.t - offset);
   /** Nothing sensed (camera clock) in [from, to], within the clock's tolerance; an event not timed may have been anywhere. */
-  const quiet = quietBetween(sensor, options.pathOffsetMs ?? options.offsetMs, tol);
-  const doubt = shotPaths.doubt;
+  const quiet = quietBetween(sensor, offset, tol);
   /**
    * Was anything sensed in [from, to] (camera clock) besides event `index` that may have been
    * this ball's — by distances (`involved`), and any event not timed? Then the ball may have
