@@ -224,6 +224,7 @@ export class Hub {
       store,
       link,
       brokerRefusals: this.brokerRefusals,
+      brokerBacklog: () => this.broker?.backlog() ?? 0,
       camera: { processor: this.options.cameraProcessor ?? null, realtime: this.options.cameraRealtime ?? true },
       wake: (table) => this.armShotEnd(table),
       extensions: () => this.runner.active,

@@ -39,6 +39,8 @@ export interface HubContext {
   readonly link: MqttLink;
   /** What the embedded broker refused, by reason (empty on an external broker). */
   readonly brokerRefusals: ReadonlyMap<RefusalReason, number>;
+  /** Messages the embedded broker holds over its delivery concurrency (0 on an external broker). */
+  brokerBacklog(): number;
   /** The tables' camera detector and pacing (HubOptions). */
   readonly camera: { processor: ProcessorSpec | null; realtime: boolean };
   /** After an input that may start or end a shot: (re)arms the table's shot-end timer. */

@@ -72,6 +72,9 @@ export class MetricsExtension implements Extension {
         ...[...hub.brokerRefusals].map(([reason, value]) => ({ labels: { reason }, value })),
         ...Object.entries(link.refused).map(([reason, value]) => ({ labels: { reason }, value })),
       ]),
+      // Where an overload waits (the shedding signals): rows not yet committed, messages not yet delivered.
+      metric('billiards_store_queued_rows', 'gauge', 'Rows waiting for their group commit (queued, or with the writer thread): not yet published', [{ value: hub.store.queuedRows }]),
+      metric('billiards_broker_backlog_messages', 'gauge', 'Messages waiting to go into the embedded broker (its in-process clients) or for a delivery slot in it', [{ value: hub.brokerBacklog() }]),
       metric('billiards_mqtt_events_lost_total', 'counter', 'Event messages not sent while the broker was away', [{ value: link.dropped }]),
       this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
       this.eventLatency.render('billiards_event_latency_ms', 'From a sensor event on the board (its time mapped to the hub clock) to its publish on the events topic, stored first: the serial line time and the hub'),

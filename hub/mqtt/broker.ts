@@ -9,7 +9,8 @@ import { MAX_PACKET_BYTES, publicTopics, roleGrant, TopicPolicy, type Grant, typ
 import type { AuthenticateError, AuthErrorCode, Client, Connection } from 'aedes';
 import './packet-cache.ts';
 import { InProcessClient } from './in-process-client.ts';
-import { createMqEmitter } from './mq-emitter.ts';
+import { createMqEmitter, watchBusEntry } from './mq-emitter.ts';
+import { skipOfflineQueueWhileNone } from './offline-queue.ts';
 import { writePerTurn } from './turn-writes.ts';
 
 /** aedes's default: deliveries in flight at once; the rest wait in the (O(1)) queue. */
@@ -60,7 +61,7 @@ export interface EmbeddedBroker {
   wsPort: number | null;
   /** A client inside the broker for the hub and its web panel: no socket, no login. */
   client(): InProcessClient;
-  /** Messages waiting for a delivery slot (over the concurrency limit): the broker's share of an overload. */
+  /** Messages waiting to go into the broker (its in-process clients' queues) or for a delivery slot (over the concurrency limit): the broker's share of an overload. */
   backlog(): number;
   close(): Promise<void>;
 }
@@ -104,6 +105,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const grantOf = (user: BrokerUser): Grant => (user.role ? roleGrant(user.role, base, { tables: user.tables ?? [], extraRead: options.anonymousRead ?? [] }) : { role: 'custom', publish: user.publish, subscribe: user.subscribe });
 
   const mq = createMqEmitter(BROKER_CONCURRENCY);
+  const busEntry = watchBusEntry(mq);
+  const inProcess = new Set<InProcessClient>();
   const broker = await Aedes.createBroker({
     concurrency: BROKER_CONCURRENCY,
     mq,
@@ -164,6 +167,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       return policy.mayForward(sessions.get(client)?.grant, packet.topic) ? packet : undefined;
     },
   });
+  skipOfflineQueueWhileNone(broker);
 
   broker.on('unsubscribe', (topics, client) => {
     const session = client ? sessions.get(client) : undefined;
@@ -206,8 +210,17 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   return {
     port: (tcp.address() as AddressInfo).port,
     wsPort: http ? (http.address() as AddressInfo).port : null,
-    client: () => new InProcessClient(broker),
-    backlog: () => mq.length,
+    client: () => {
+      const client = new InProcessClient(broker, busEntry);
+      inProcess.add(client);
+      client.once('end', () => inProcess.delete(client));
+      return client;
+    },
+    backlog: () => {
+      let queued = mq.length;
+      for (const client of inProcess) queued += client.queued;
+      return queued;
+    },
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       wss?.close();

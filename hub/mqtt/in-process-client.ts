@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Aedes, AedesPublishPacket } from 'aedes';
 import { Fifo } from './fifo.ts';
+import type { BusEntry } from './mq-emitter.ts';
 
 type Qos = 0 | 1;
 
@@ -56,7 +57,11 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
   private readonly waiting = new Fifo<Outgoing>();
   private retainedInFlight = false;
 
-  constructor(private readonly broker: Aedes) {
+  /** `busEntry`: the broker's bus watched, so that a retained message holds the next ones back only until it is on the bus. */
+  constructor(
+    private readonly broker: Aedes,
+    private readonly busEntry?: BusEntry,
+  ) {
     super();
     setImmediate(() => {
       if (this.broker.closed) return;
@@ -67,6 +72,11 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
 
   get connected(): boolean {
     return this.open && !this.broker.closed;
+  }
+
+  /** Messages published and not yet handed to the broker (held behind a retained one). */
+  get queued(): number {
+    return this.waiting.length;
   }
 
   /**
@@ -126,11 +136,13 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
   }
 
   /**
-   * In order, as over a client's connection. aedes stores a retained message before it
-   * delivers it, and drops a broker message older than one it already delivered, so a
-   * plain message must not overtake a retained one: whatever comes after a retained
-   * publish waits until it is through. Plain messages are delivered as they are published,
-   * so a run of them goes out at once.
+   * In order, as over a client's connection. aedes stores a retained message before it puts
+   * it on its bus (where messages keep their order), and drops a message older than one it
+   * already delivered, so a plain message must not overtake a retained one: whatever comes
+   * after a retained publish waits until it is on the bus. Only until then (issue 18): held
+   * until its delivery was through, every retained state held the events behind the broker's
+   * whole backlog, and at a flood's rate they queued here by the ten thousand. Without a
+   * watched bus, until its publish is through. Plain messages go in as they are published.
    */
   publish(topic: string, payload: string, opts: { qos: Qos; retain?: boolean }, callback?: (error?: Error) => void): void {
     if (!this.connected) return callback?.(new Error('the in-process MQTT client is closed'));
@@ -142,13 +154,21 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
     while (!this.retainedInFlight) {
       const next = this.waiting.shift();
       if (!next) return;
-      if (next.retain) this.retainedInFlight = true;
-      this.broker.publish({ cmd: 'publish', topic: next.topic, payload: next.payload, qos: next.qos, retain: next.retain, dup: false }, (error) => {
-        next.callback?.(error ?? undefined);
-        if (next.retain) {
+      let through: (() => void) | undefined;
+      if (next.retain) {
+        this.retainedInFlight = true;
+        let done = false;
+        through = () => {
+          if (done) return;
+          done = true;
           this.retainedInFlight = false;
           this.release();
-        }
+        };
+        this.busEntry?.when(next.payload, through);
+      }
+      this.broker.publish({ cmd: 'publish', topic: next.topic, payload: next.payload, qos: next.qos, retain: next.retain, dup: false }, (error) => {
+        next.callback?.(error ?? undefined);
+        through?.(); // a failed store never reaches the bus
       });
     }
   }
@@ -162,5 +182,6 @@ export class InProcessClient extends EventEmitter implements BrokerClient {
     this.open = false;
     // Whatever has not gone into the broker by now is not going out.
     for (const left of this.waiting.drain()) left.callback?.(new Error('the in-process MQTT client is closed'));
+    this.emit('end');
   }
 }

@@ -38,6 +38,34 @@ export function createMqEmitter(concurrency: number): MqEmitter {
   return mq;
 }
 
+/** Tells when a message has gone onto the bus: from then on nothing published later overtakes it. */
+export interface BusEntry {
+  /** `entered` is called once the message carrying this very payload is on the bus. */
+  when(payload: Buffer, entered: () => void): void;
+}
+
+/**
+ * Watches what aedes puts on its bus. aedes numbers a message when it is published but puts it
+ * on the bus only after its asynchronous steps (a retained message is stored first), and its
+ * bus keeps the order messages come onto it. A message is known by its payload: aedes passes
+ * the publisher's Buffer on as it is.
+ */
+export function watchBusEntry(mq: MqEmitter): BusEntry {
+  const waiting = new WeakMap<Buffer, () => void>();
+  const emit = mq.emit.bind(mq);
+  mq.emit = (message, callback) => {
+    const result = emit(message, callback);
+    const payload = (message as { payload?: unknown }).payload;
+    const entered = Buffer.isBuffer(payload) ? waiting.get(payload) : undefined;
+    if (entered) {
+      waiting.delete(payload as Buffer);
+      entered();
+    }
+    return result;
+  };
+  return { when: (payload, entered) => void waiting.set(payload, entered) };
+}
+
 /** mqemitter's private queues, which its typings do not declare. */
 function internalsOf(mq: MqEmitter): MqEmitterInternals {
   return mq as unknown as MqEmitterInternals; // sound: the queues are checked with Array.isArray / instanceof before use

@@ -115,4 +115,53 @@ describe("the hub's in-process client of the embedded broker", () => {
     expect(got).toEqual(['old', 'new', 'newer']);
     await panel.endAsync();
   });
+  it('holds what follows a retained message only until it is on the bus, not until a slow subscriber has it (issue 18)', async () => {
+    const { hub, outside } = await setup();
+    const got: string[] = [];
+    outside.on('message', (_t, p) => got.push(p.toString()));
+    await outside.subscribeAsync('billiards/#', { qos: 0 });
+    // The subscriber stops reading: its deliveries wait for the socket (aedes waits for its drain).
+    outside.stream.pause();
+    const sent: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const retained = i % 500 === 0;
+      const payload = `${retained ? 's' : 'e'}${i}-${'x'.repeat(200)}`;
+      sent.push(payload);
+      hub.publish(retained ? 'billiards/tables/t1/state' : 'billiards/tables/t1/events', payload, { qos: 1, retain: retained }, () => undefined);
+    }
+    // Every message went into the broker within a few turns; what waits, waits there (backlog: for a delivery slot).
+    for (let i = 0; i < 20 && (hub as InProcessClient).queued > 0; i++) await new Promise((r) => setImmediate(r));
+    expect((hub as InProcessClient).queued).toBe(0);
+    expect(broker!.backlog()).toBeGreaterThan(0);
+    outside.stream.resume();
+    await expect.poll(() => got.length, { timeout: 10_000 }).toBe(sent.length);
+    expect(got).toEqual(sent);
+    await Promise.all([outside.endAsync(), hub.endAsync()]);
+  });
+
+  it("queues QoS 1 messages for a persistent session while it is away, and skips the look-up while there is none", async () => {
+    const { hub, outside } = await setup();
+    const connect = () => mqtt.connectAsync(`mqtt://127.0.0.1:${broker!.port}`, { reconnectPeriod: 0, clientId: 'scoreboard-1', clean: false, ...TESTER });
+    // A clean session's subscription is not persistent: nothing is queued for it.
+    await outside.subscribeAsync('billiards/tables/+/events', { qos: 1 });
+    await outside.endAsync();
+    let away = await connect();
+    await away.subscribeAsync('billiards/tables/+/events', { qos: 1 });
+    await away.endAsync();
+    for (const p of ['e1', 'e2', 'e3']) await hub.publishAsync('billiards/tables/t1/events', p, { qos: 1, retain: false });
+    const back = await connect();
+    const got: string[] = [];
+    back.on('message', (_t, p) => got.push(p.toString()));
+    await expect.poll(() => got).toEqual(['e1', 'e2', 'e3']);
+    // Unsubscribed and gone: nothing more is kept for it.
+    await back.unsubscribeAsync('billiards/tables/+/events');
+    await back.endAsync();
+    await hub.publishAsync('billiards/tables/t1/events', 'e4', { qos: 1, retain: false });
+    away = await connect();
+    const later: string[] = [];
+    away.on('message', (_t, p) => later.push(p.toString()));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(later).toEqual([]);
+    await Promise.all([away.endAsync(), hub.endAsync()]);
+  });
 });

@@ -46,6 +46,10 @@ describe('overload: shed status frames, never what scores', () => {
       table.tick(t.clock.t);
     }
 
+    // Where the flood waits is in /metrics: the messages the broker has not delivered yet.
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(t.hub.metrics())?.[1]);
+    expect(gauge('billiards_broker_backlog_messages')).toBeGreaterThan(0);
+
     const events = () => (sub.messages.get('billiards/tables/t1/events') ?? []) as { type: string; sensor?: string }[];
     const count = (sensor: string) => events().filter((e) => e.type === 'sensor' && e.sensor === sensor).length;
     await sub.next('billiards/tables/t1/events', () => count('rail-hit') === hits);
@@ -70,6 +74,7 @@ describe('overload: shed status frames, never what scores', () => {
     }
     await sub.next('billiards/tables/t1/events', () => count('vibration') === vibrationsBefore + 20);
     expect(shed.get('status-frame') - shedBefore).toBe(shedDuring);
+    expect([gauge('billiards_broker_backlog_messages'), gauge('billiards_store_queued_rows')]).toEqual([0, 0]);
     await sub.client.endAsync();
   });
 });
