@@ -27,6 +27,9 @@ export class Bridge extends EventEmitter {
   private backoff = 0;
   private lastError: string | null = null;
   private readonly session: BoardSession;
+  /** Input held (backpressure): no reading, and no silence read into it until silenceMs after it ends. */
+  private held = false;
+  private heardAgainFrom = -Infinity;
 
   constructor(options: BridgeOptions) {
     super();
@@ -81,6 +84,21 @@ export class Bridge extends EventEmitter {
     return this.session.setChannels(channels);
   }
 
+  /**
+   * Holds the link's input (the hub is behind: backpressure) or reads it again. While held,
+   * and for silenceMs after, the link is not reported silent: the board's frames wait in the
+   * buffers below. A link (re)connected while held starts held.
+   */
+  hold(held: boolean): void {
+    if (held === this.held) return;
+    this.held = held;
+    if (held) this.conn?.pause?.();
+    else {
+      this.heardAgainFrom = this.o.clock();
+      this.conn?.resume?.();
+    }
+  }
+
   stats(): BridgeStats {
     return { ...this.session.stats(), lastError: this.lastError };
   }
@@ -112,6 +130,7 @@ export class Bridge extends EventEmitter {
     this.conn = conn;
     this.backoff = this.o.reconnect.initialMs;
     conn.on('data', (chunk: Buffer) => this.session.data(chunk));
+    if (this.held) conn.pause?.();
     conn.once('close', (err: Error | null) => {
       if (this.conn !== conn) return;
       this.conn = null;
@@ -131,6 +150,7 @@ export class Bridge extends EventEmitter {
   }
 
   private checkSilence(): void {
-    if (this.conn) this.session.checkSilence(this.o.silenceMs);
+    if (!this.conn || this.held || this.o.clock() - this.heardAgainFrom < this.o.silenceMs) return;
+    this.session.checkSilence(this.o.silenceMs);
   }
 }

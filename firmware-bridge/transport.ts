@@ -8,6 +8,10 @@ export interface Connection extends EventEmitter {
   readonly description: string;
   write(data: Buffer): Promise<void>;
   close(): Promise<void>;
+  /** Stops reading (backpressure): the bytes wait in the OS buffers, or at a TCP peer. Links without a stream of their own need not. */
+  pause?(): void;
+  /** Reads again after pause(). */
+  resume?(): void;
 }
 
 /**

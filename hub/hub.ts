@@ -21,6 +21,7 @@ import { leagueCommands, type LeagueService } from './league/service.ts';
 import type { TableCameras } from './camera/table-cameras.ts';
 import { cameraAloneWarning } from './camera/scoring-safety.ts';
 import type { ProcessorSpec } from './camera/frame-processor.ts';
+import { InputHold } from './ops/input-hold.ts';
 
 /**
  * The overload policy's thresholds (issue 18). 500 rows in one group commit is 150 ms of
@@ -29,6 +30,7 @@ import type { ProcessorSpec } from './camera/frame-processor.ts';
  */
 const SHED_ABOVE_QUEUED_ROWS = 500;
 const SHED_ABOVE_BROKER_BACKLOG = 2000;
+const HOLD_CHECK_MS = 100;
 /** The broker settings are reachBroker's (hub/mqtt/reach-broker.ts), which says what each means. */
 export interface HubOptions extends Pick<ReachBrokerOptions, 'mqttUrl' | 'mqttUsername' | 'mqttPassword' | 'allowOpenBroker' | 'mqttHost' | 'mqttPort' | 'mqttWsPort'> {
   config: HubConfig;
@@ -72,6 +74,9 @@ export class Hub {
   private broker: EmbeddedBroker | null = null;
   private link: MqttLink | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Backpressure on the boards' links under a sustained overload, checked every HOLD_CHECK_MS. */
+  private readonly inputHold = new InputHold();
+  private holdTimer: NodeJS.Timeout | null = null;
   private readonly shotEndTimers = new Map<string, NodeJS.Timeout>();
   private commands: CommandHandler | null = null;
   private readonly remoteTables = new Map<string, Set<string>>();
@@ -197,6 +202,18 @@ export class Hub {
     this.timer = setInterval(() => {
       for (const table of this.tables.values()) (table.tick(), this.armShotEnd(table));
     }, this.options.tickMs ?? 250);
+    // The backlog the overload policy reads, past shedding: the boards' links held until it drains.
+    const behind = () => store.queuedRows + (this.broker?.backlog() ?? 0);
+    this.holdTimer = setInterval(() => {
+      const backlog = behind();
+      // Wall time held, for /metrics: the timer's own clock, not the hub's (a test's may stand still).
+      const held = this.inputHold.update(backlog, performance.now());
+      if (held === null) return;
+      for (const source of this.sources.values()) source.hold?.(held);
+      if (held) this.log('warn', "holding the boards' links: the hub is behind", { backlog });
+      else this.log('info', "reading the boards' links again", { backlog });
+    }, HOLD_CHECK_MS);
+    this.holdTimer.unref();
     for (const [id, source] of this.sources) {
       const table = this.tables.get(id)!;
       await source.start((event) => {
@@ -225,6 +242,7 @@ export class Hub {
       link,
       brokerRefusals: this.brokerRefusals,
       brokerBacklog: () => this.broker?.backlog() ?? 0,
+      inputHold: this.inputHold,
       camera: { processor: this.options.cameraProcessor ?? null, realtime: this.options.cameraRealtime ?? true },
       wake: (table) => this.armShotEnd(table),
       extensions: () => this.runner.active,
@@ -322,7 +340,8 @@ export class Hub {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    if (this.holdTimer) clearInterval(this.holdTimer);
+    this.timer = this.holdTimer = null;
     for (const timer of this.shotEndTimers.values()) clearTimeout(timer);
     this.shotEndTimers.clear();
     for (const source of this.sources.values()) await source.stop().catch(() => undefined);

@@ -30,6 +30,8 @@ export interface SerialPortLike extends EventEmitter {
   write(data: Buffer, cb?: (err: Error | null | undefined) => void): boolean;
   drain(cb: (err: Error | null) => void): void;
   close(cb?: (err: Error | null) => void): void;
+  pause(): unknown;
+  resume(): unknown;
   readonly isOpen: boolean;
 }
 export interface SerialPortClassLike {
@@ -73,6 +75,14 @@ class SerialConnection extends StreamConnection {
       this.finish(err);
       if (port.isOpen) port.close(() => undefined);
     });
+  }
+
+  pause(): void {
+    this.port.pause();
+  }
+
+  resume(): void {
+    this.port.resume();
   }
 
   close(): Promise<void> {

@@ -53,6 +53,14 @@ class TcpConnection extends StreamConnection {
     socket.on('close', () => this.finish(this.failure ?? new Error(`${description}: connection closed by the far end`)));
   }
 
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.finish(null);

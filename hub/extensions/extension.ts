@@ -8,6 +8,7 @@ import type { EventStore } from '../store/event-store.ts';
 import type { HubClock } from '../tables/clock.ts';
 import type { TableService } from '../tables/table-service.ts';
 import type { ProcessorSpec } from '../camera/frame-processor.ts';
+import type { InputHold } from '../ops/input-hold.ts';
 
 /**
  * A feature around the hub's core (Zigbee2MQTT's extensions): started after the core is
@@ -41,6 +42,8 @@ export interface HubContext {
   readonly brokerRefusals: ReadonlyMap<RefusalReason, number>;
   /** Messages the embedded broker holds over its delivery concurrency (0 on an external broker). */
   brokerBacklog(): number;
+  /** Backpressure on the boards' links (its state and counts for /metrics). */
+  readonly inputHold: InputHold;
   /** The tables' camera detector and pacing (HubOptions). */
   readonly camera: { processor: ProcessorSpec | null; realtime: boolean };
   /** After an input that may start or end a shot: (re)arms the table's shot-end timer. */

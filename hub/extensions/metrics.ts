@@ -79,6 +79,7 @@ export class MetricsExtension implements Extension {
       this.publishLatency.render('billiards_publish_latency_ms', 'From publish to broker acknowledgement'),
       this.eventLatency.render('billiards_event_latency_ms', 'From a sensor event on the board (its time mapped to the hub clock) to its publish on the events topic, stored first: the serial line time and the hub'),
       shed.render(),
+      hub.inputHold.render(performance.now()),
       ...hub.extensions().flatMap((e) => (e === this ? [] : (e.metrics?.() ?? []))),
       hub.events.renderMetrics(),
       ...processMetrics(),

@@ -52,6 +52,10 @@ export class BridgeSource implements SensorSource {
     }
   }
 
+  hold(held: boolean): void {
+    this.bridge?.hold(held);
+  }
+
   stats() {
     const s = this.bridge?.stats();
     if (!s) return { framesDropped: 0, linkUp: false };

@@ -7,6 +7,8 @@ export class ManualSource implements SensorSource {
   readonly kind = 'serial' as const;
   private sink: ((event: SensorEvent) => void) | null = null;
   thresholds: { channel: number; threshold: number; refractoryMs: number }[] = [];
+  /** The hub's backpressure: every hold and release asked of it, in order (a feeder may wait while the last is true). */
+  readonly holds: boolean[] = [];
 
   constructor(readonly simulated = false) {}
 
@@ -25,6 +27,10 @@ export class ManualSource implements SensorSource {
   async setThresholds(channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>> {
     this.thresholds = channels;
     return ok({ channels });
+  }
+
+  hold(held: boolean): void {
+    this.holds.push(held);
   }
 
   stats() {

@@ -26,6 +26,8 @@ export interface SensorSource {
   setThresholds(channels: { channel: number; threshold: number; refractoryMs: number }[]): Promise<Result<unknown>>;
   /** Called once before start() for sources that need their table (the simulator). */
   attach?(table: TableHandle): void;
+  /** Holds the board's input (the hub is behind: backpressure) or reads it again; sources with no link of their own need not. */
+  hold?(held: boolean): void;
   /** Dropped-frame and link counters for /metrics. */
   stats(): { framesDropped: number; linkUp: boolean };
 }

@@ -59,6 +59,37 @@ describe('TcpTransport (a board behind ser2net)', () => {
     await until(() => events.filter((e) => e.type === 'link' && e.state === 'up').length === 2);
   });
 
+  it('holds its input under backpressure (issue 18): nothing read while held, nothing lost, the link not taken for silent', async () => {
+    const srv = await serialServer();
+    cleanup.push(srv.close);
+    const bridge = new Bridge({ transport: new TcpTransport({ host: '127.0.0.1', port: srv.port }), clock: () => performance.now(), silenceMs: 150, reconnect: { initialMs: 20, maxMs: 50 } });
+    const events: BridgeEvent[] = [];
+    bridge.on('event', (e: BridgeEvent) => events.push(e));
+    await bridge.start();
+    cleanup.push(() => bridge.stop());
+    await until(() => srv.sockets.length === 1);
+    const board = srv.sockets[0]!;
+    board.write(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: 'tcp-test', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 10 }));
+    await until(() => events.some((e) => e.type === 'link' && e.state === 'up'));
+    const hits = () => events.filter((e) => e.type === 'rail-hit').length;
+
+    bridge.hold(true);
+    // 2,000 hits while held, over three times the silence allowance: they wait in the socket buffers.
+    for (let i = 1; i <= 2000; i++) board.write(encodeBoardMessage({ kind: 'impact', seq: i % 256, channel: i % 4, amplitude: 90, boardUs: 10 + i * 100 }));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(hits()).toBe(0);
+    expect(events.some((e) => e.type === 'link' && e.state === 'down')).toBe(false);
+
+    bridge.hold(false);
+    await until(() => hits() === 2000);
+    expect(Object.values(bridge.stats().dropped).reduce((a, b) => a + b, 0)).toBe(0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events.some((e) => e.type === 'link' && e.state === 'down')).toBe(false);
+
+    // Silence after the hold is still silence: reported once silenceMs has passed with nothing.
+    await until(() => events.some((e) => e.type === 'link' && e.state === 'down'), 2000);
+  });
+
   it('a connect to a port where nothing listens fails with an error naming host and port', async () => {
     const srv = await serialServer();
     const port = srv.port;

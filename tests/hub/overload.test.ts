@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SensorEvent } from '../../hub/pipeline/sensor-events.ts';
 import { shed } from '../../hub/ops/shed.ts';
+import { HOLD_ABOVE, InputHold, RESUME_AT } from '../../hub/ops/input-hold.ts';
 import { startTestHub, subscriber, testConfig, type TestHub } from './support.ts';
 
 /**
@@ -76,6 +77,47 @@ describe('overload: shed status frames, never what scores', () => {
     expect(shed.get('status-frame') - shedBefore).toBe(shedDuring);
     expect([gauge('billiards_broker_backlog_messages'), gauge('billiards_store_queued_rows')]).toEqual([0, 0]);
     await sub.client.endAsync();
+  });
+});
+
+describe("overload: backpressure on the boards' links", () => {
+  it('holds every link while the hub is more than HOLD_ABOVE behind, reads them again once it caught up, and loses nothing', async () => {
+    const t = await startTestHub({ config: testConfig({ tables: [{ id: 't1', source: { type: 'simulator' }, quietWindowMs: 500 }, { id: 't2', source: { type: 'simulator' } }] }) });
+    running.push(t);
+    const sub = await subscriber(t.hub.mqttUrl, ['billiards/tables/t1/events']);
+    const source = t.sources.get('t1')!;
+    // More hits in one turn than the hub may hold behind it: they are never shed, so they queue.
+    const HITS = HOLD_ABOVE + 5_000;
+    for (let i = 0; i < HITS; i += 1) {
+      t.clock.t += 1;
+      source.emit({ type: 'rail-hit', channel: i % 4, amplitude: 120, ...stamp(t.clock.t) });
+    }
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(t.hub.metrics())?.[1]);
+    await expect.poll(() => source.holds, { timeout: 5_000 }).toEqual([true]);
+    expect(t.sources.get('t2')!.holds).toEqual([true]);
+    expect(gauge('billiards_board_input_held')).toBe(1);
+    const hits = () => ((sub.messages.get('billiards/tables/t1/events') ?? []) as { sensor?: string }[]).filter((e) => e.sensor === 'rail-hit').length;
+    await expect.poll(hits, { timeout: 30_000 }).toBe(HITS);
+    await expect.poll(() => source.holds, { timeout: 5_000 }).toEqual([true, false]);
+    expect(t.sources.get('t2')!.holds).toEqual([true, false]);
+    expect([gauge('billiards_board_input_held'), gauge('billiards_board_input_holds_total')]).toEqual([0, 1]);
+    expect(gauge('billiards_board_input_held_seconds_total')).toBeGreaterThan(0);
+    await sub.client.endAsync();
+  }, 60_000);
+});
+
+describe('InputHold: hysteresis', () => {
+  it('holds past HOLD_ABOVE, releases at RESUME_AT, and says so only when that changes', () => {
+    const hold = new InputHold();
+    expect(hold.update(HOLD_ABOVE, 0)).toBeNull();
+    expect(hold.update(HOLD_ABOVE + 1, 10)).toBe(true);
+    expect(hold.update(HOLD_ABOVE * 2, 20)).toBeNull();
+    expect(hold.update(RESUME_AT + 1, 30)).toBeNull();
+    expect(hold.isHeld).toBe(true);
+    expect(hold.update(RESUME_AT, 1_510)).toBe(false);
+    expect(hold.update(HOLD_ABOVE, 1_600)).toBeNull();
+    expect(hold.render(2_000)).toMatch(/^billiards_board_input_held_seconds_total 1\.5$/m);
+    expect(hold.render(2_000)).toMatch(/^billiards_board_input_holds_total 1$/m);
   });
 });
 
