@@ -32,18 +32,26 @@ afterEach(async () => {
   for (const c of cleanup.splice(0)) await c();
 });
 
+const HELLO = encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: 'tcp-test', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 10 });
+
+/** A bridge on a TcpTransport to a fresh serial server, started, with the board's end of the link and every event it emits. */
+async function bridgeToBoard(silenceMs: number) {
+  const srv = await serialServer();
+  cleanup.push(srv.close);
+  const bridge = new Bridge({ transport: new TcpTransport({ host: '127.0.0.1', port: srv.port }), clock: () => performance.now(), silenceMs, reconnect: { initialMs: 20, maxMs: 50 } });
+  const events: BridgeEvent[] = [];
+  bridge.on('event', (e: BridgeEvent) => events.push(e));
+  await bridge.start();
+  cleanup.push(() => bridge.stop());
+  await until(() => srv.sockets.length === 1);
+  const board = srv.sockets[0]!;
+  board.write(HELLO);
+  return { srv, bridge, events, board };
+}
+
 describe('TcpTransport (a board behind ser2net)', () => {
   it('carries the board protocol both ways and reports the far end closing as an unplug, then reconnects', async () => {
-    const srv = await serialServer();
-    cleanup.push(srv.close);
-    const bridge = new Bridge({ transport: new TcpTransport({ host: '127.0.0.1', port: srv.port }), clock: () => performance.now(), silenceMs: 0, reconnect: { initialMs: 20, maxMs: 50 } });
-    const events: BridgeEvent[] = [];
-    bridge.on('event', (e: BridgeEvent) => events.push(e));
-    await bridge.start();
-    cleanup.push(() => bridge.stop());
-    await until(() => srv.sockets.length === 1);
-    const board = srv.sockets[0]!;
-    board.write(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: 'tcp-test', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 10 }));
+    const { srv, bridge, events, board } = await bridgeToBoard(0);
     board.write(encodeBoardMessage({ kind: 'impact', seq: 1, channel: 2, amplitude: 99, boardUs: 5000 }));
     await until(() => events.some((e) => e.type === 'rail-hit'));
     expect(events.find((e) => e.type === 'rail-hit')).toMatchObject({ channel: 2, amplitude: 99 });
@@ -55,21 +63,12 @@ describe('TcpTransport (a board behind ser2net)', () => {
     board.destroy(); // the serial server drops the link
     await until(() => events.some((e) => e.type === 'link' && e.state === 'down'));
     await until(() => srv.sockets.length === 2); // the bridge came back on its own
-    srv.sockets[1]!.write(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: 'tcp-test', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 10 }));
+    srv.sockets[1]!.write(HELLO);
     await until(() => events.filter((e) => e.type === 'link' && e.state === 'up').length === 2);
   });
 
   it('holds its input under backpressure (issue 18): nothing read while held, nothing lost, the link not taken for silent', async () => {
-    const srv = await serialServer();
-    cleanup.push(srv.close);
-    const bridge = new Bridge({ transport: new TcpTransport({ host: '127.0.0.1', port: srv.port }), clock: () => performance.now(), silenceMs: 150, reconnect: { initialMs: 20, maxMs: 50 } });
-    const events: BridgeEvent[] = [];
-    bridge.on('event', (e: BridgeEvent) => events.push(e));
-    await bridge.start();
-    cleanup.push(() => bridge.stop());
-    await until(() => srv.sockets.length === 1);
-    const board = srv.sockets[0]!;
-    board.write(encodeBoardMessage({ kind: 'hello', seq: 0, protocol: 1, firmware: 'tcp-test', adcChannels: 8, skittles: 7, resetCause: 1, boardUs: 10 }));
+    const { bridge, events, board } = await bridgeToBoard(150);
     await until(() => events.some((e) => e.type === 'link' && e.state === 'up'));
     const hits = () => events.filter((e) => e.type === 'rail-hit').length;
 
