@@ -149,17 +149,20 @@ describe("the hub's in-process client of the embedded broker", () => {
     await away.subscribeAsync('billiards/tables/+/events', { qos: 1 });
     await away.endAsync();
     for (const p of ['e1', 'e2', 'e3']) await hub.publishAsync('billiards/tables/t1/events', p, { qos: 1, retain: false });
-    const back = await connect();
+    // The queued messages come right after the connection is accepted: listened for before it is.
     const got: string[] = [];
+    const back = mqtt.connect(`mqtt://127.0.0.1:${broker!.port}`, { reconnectPeriod: 0, clientId: 'scoreboard-1', clean: false, ...TESTER });
     back.on('message', (_t, p) => got.push(p.toString()));
+    await new Promise((r) => back.once('connect', r));
     await expect.poll(() => got).toEqual(['e1', 'e2', 'e3']);
     // Unsubscribed and gone: nothing more is kept for it.
     await back.unsubscribeAsync('billiards/tables/+/events');
     await back.endAsync();
     await hub.publishAsync('billiards/tables/t1/events', 'e4', { qos: 1, retain: false });
-    away = await connect();
     const later: string[] = [];
+    away = mqtt.connect(`mqtt://127.0.0.1:${broker!.port}`, { reconnectPeriod: 0, clientId: 'scoreboard-1', clean: false, ...TESTER });
     away.on('message', (_t, p) => later.push(p.toString()));
+    await new Promise((r) => away.once('connect', r));
     await new Promise((r) => setTimeout(r, 100));
     expect(later).toEqual([]);
     await Promise.all([away.endAsync(), hub.endAsync()]);
