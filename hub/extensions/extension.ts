@@ -40,7 +40,7 @@ export interface HubContext {
   readonly link: MqttLink;
   /** What the embedded broker refused, by reason (empty on an external broker). */
   readonly brokerRefusals: ReadonlyMap<RefusalReason, number>;
-  /** Messages the embedded broker holds over its delivery concurrency (0 on an external broker). */
+  /** Messages waiting to go into the embedded broker or for a delivery slot in it (EmbeddedBroker.backlog; 0 on an external broker). */
   brokerBacklog(): number;
   /** Backpressure on the boards' links (its state and counts for /metrics). */
   readonly inputHold: InputHold;

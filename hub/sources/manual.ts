@@ -7,7 +7,7 @@ export class ManualSource implements SensorSource {
   readonly kind = 'serial' as const;
   private sink: ((event: SensorEvent) => void) | null = null;
   thresholds: { channel: number; threshold: number; refractoryMs: number }[] = [];
-  /** The hub's backpressure: every hold and release asked of it, in order (a feeder may wait while the last is true). */
+  /** The hub's backpressure: every hold and release asked of it, in order (nothing here pauses; tests read it). */
   readonly holds: boolean[] = [];
 
   constructor(readonly simulated = false) {}
