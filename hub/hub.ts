@@ -125,6 +125,7 @@ export class Hub {
     this.store = new EventStore(join(this.options.dataDir, 'hub.sqlite'), {
       checkpointInWorker: true,
       writeInWorker: config.store.writerThread,
+      onWriterReady: () => this.log('info', "the sensor stream is busy: the store's group commits go to its writer thread"),
       onWriterLost: (error) => this.log('warn', "the store's writer thread failed; the hub thread writes from now on", { error: error.message }),
       groupCommitMs: config.store.groupCommitMs,
       onGroupError: (error, rows) => this.log('error', 'sensor events could not be stored; they were not published', { rows, error: error.message }),

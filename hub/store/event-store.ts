@@ -162,6 +162,8 @@ export interface EventStoreOptions {
   writeInWorker?: boolean;
   /** With the writer thread: groups go to it while rows come at this rate (rows/s) or faster, else they are committed on the hub thread (default HANDOVER_ROWS_PER_S; 0: always). */
   handOverRowsPerS?: number;
+  /** The writer thread is up: groups go to it from now on while the stream is busy. */
+  onWriterReady?: () => void;
   /** The writer thread failed: the store writes on the hub thread from then on (nothing queued is lost). */
   onWriterLost?: (error: Error) => void;
 }
@@ -251,6 +253,8 @@ export class EventStore {
     this.updateProbe = this.db.prepare('INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at');
     this.mayHandOver = this.options.writeInWorker === true && path !== ':memory:';
     if (this.mayHandOver) this.confirmedMaxId = this.maxId();
+    // Always handing over: the thread starts now, not with the first row.
+    if (this.mayHandOver && this.options.handOverRowsPerS === 0) this.startWriter();
     this.insertQueued = this.db.transaction((values: SqlValue[], rows: number, drops: Map<string, Map<string, number>>) => {
       let lastId: number | null = null;
       for (let from = 0; from < rows; from += ROWS_PER_INSERT) {
@@ -412,7 +416,7 @@ export class EventStore {
     this.commitScheduled = false;
     const writer = this.writer;
     if (writer && writer.inFlight > 0) return;
-    if (writer && this.busy) this.sendQueued();
+    if (writer?.ready && this.busy) this.sendQueued();
     else this.commitHere();
   }
 
@@ -466,6 +470,7 @@ export class EventStore {
       rowWidth: ROW_WIDTH,
       rowsPerInsert: ROWS_PER_INSERT,
       dropsSql: DROPS_SQL,
+      onReady: () => this.options.onWriterReady?.(),
       onAnswer: (answer) => this.settle(answer),
       onLost: (error) => this.writerLost(error),
     });

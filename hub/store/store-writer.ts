@@ -39,6 +39,9 @@ export function packRows(values: readonly SqlValue[], rows: number, width: numbe
 export const TEXT_COLUMNS = [0, 2, 3, 7] as const;
 export const NUMBER_COLUMNS = [1, 4, 5, 6, 8] as const;
 
+/** What the writer thread posts: that it is up, a batch's answer (by its number), or that it stopped. */
+type WriterMessage = { ready?: boolean; seq?: number; lastId?: number | null; error?: { message: string; code: string }; stopped?: boolean };
+
 /** How a batch ended: committed (the id of its last row, null with none), or not at all. */
 export type WriterAnswer = { ok: true; lastId: number | null } | { ok: false; message: string; code: string };
 
@@ -50,6 +53,8 @@ export interface StoreWriterOptions {
   rowWidth: number;
   rowsPerInsert: number;
   dropsSql: string;
+  /** The thread is up (its connection open): batches sent from now on are taken at once. */
+  onReady?: () => void;
   /** Each batch's answer, in the order sent, on the hub thread. */
   onAnswer: (answer: WriterAnswer) => void;
   /** The thread failed or ended unasked: batches not answered are the caller's to settle. */
@@ -70,6 +75,7 @@ export class StoreWriter {
   private answered = 0;
   private stopping = false;
   private lost = false;
+  private up = false;
 
   constructor(private readonly options: StoreWriterOptions) {
     const { port1, port2 } = new MessageChannel();
@@ -80,7 +86,7 @@ export class StoreWriter {
     });
     this.worker.unref();
     this.port.unref();
-    this.port.on('message', (m: { seq?: number; lastId?: number | null; error?: { message: string; code: string } }) => this.take(m));
+    this.port.on('message', (m: WriterMessage) => this.take(m));
     const lose = (error: Error) => {
       if (this.stopping || this.lost) return;
       this.lost = true;
@@ -90,6 +96,15 @@ export class StoreWriter {
     };
     this.worker.on('error', lose);
     this.worker.on('exit', (code) => lose(new Error(`the store's writer thread exited (code ${code})`)));
+  }
+
+  /**
+   * The thread has opened the store and takes batches. Before it, a batch would wait for the
+   * thread to start (loading better-sqlite3, opening the file: 50–60 ms seen at a flood's start,
+   * the hub thread blocked in `waitAll` for a shot's append all that time).
+   */
+  get ready(): boolean {
+    return this.up && !this.lost;
   }
 
   /** Batches sent and not yet answered. */
@@ -123,7 +138,7 @@ export class StoreWriter {
     if (!this.lost) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 2000);
-        this.port.on('message', (m: { stopped?: boolean }) => m.stopped && (clearTimeout(timer), resolve()));
+        this.port.on('message', (m: WriterMessage) => m.stopped && (clearTimeout(timer), resolve()));
         this.port.postMessage({ stop: true });
       });
     }
@@ -136,7 +151,12 @@ export class StoreWriter {
     for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.take(m.message);
   }
 
-  private take(m: { seq?: number; lastId?: number | null; error?: { message: string; code: string }; stopped?: boolean }): void {
+  private take(m: WriterMessage): void {
+    if (m.ready) {
+      this.up = true;
+      this.options.onReady?.();
+      return;
+    }
     if (m.seq === undefined) return;
     this.answered = m.seq;
     this.options.onAnswer(m.error ? { ok: false, message: m.error.message, code: m.error.code } : { ok: true, lastId: m.lastId ?? null });

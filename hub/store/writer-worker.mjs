@@ -52,6 +52,10 @@ function unpackRows(m) {
   return values;
 }
 
+// Up: from now on the hub thread may hand groups over (until then it commits them itself, so a
+// flood's first shot never waits for this thread to load SQLite and open the file).
+port.postMessage({ ready: true });
+
 port.on('message', (m) => {
   if (m.stop) {
     db.close();

@@ -21,6 +21,15 @@ function store(options: ConstructorParameters<typeof EventStore>[1] = {}) {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** A store that hands every group to its writer thread (handOverRowsPerS 0), once that thread is up. */
+async function writerStore(options: ConstructorParameters<typeof EventStore>[1] = {}) {
+  let up!: () => void;
+  const ready = new Promise<void>((resolve) => (up = resolve));
+  const made = store({ writeInWorker: true, handOverRowsPerS: 0, ...options, onWriterReady: () => up() });
+  await ready;
+  return made;
+}
+
 describe('event store: group commit of the sensor stream', () => {
   it('commits a turn\'s queued rows together, and tells each only once it is committed', async () => {
     const { s, bodies } = store();
@@ -103,27 +112,41 @@ describe('event store: group commits on the writer thread (writeInWorker)', () =
     expect(done()).toBe(true);
   };
 
-  it('at a venue\'s rate groups are committed on the hub thread; while rows come faster than handOverRowsPerS they go to the writer', async () => {
-    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 1000 });
+  it('at a venue\'s rate groups are committed on the hub thread; while rows come faster than handOverRowsPerS they go to the writer, once it is up', async () => {
+    let up = false;
+    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 1000, onWriterReady: () => (up = true) });
     const told: number[] = [];
-    s.appendSoon('t1', null, 'sensor', 'quiet', 1, 'at', {}, () => told.push(0));
+    const row = (body: string) => {
+      const n = told.length + s.queuedRows;
+      s.appendSoon('t1', null, 'sensor', body, 1, 'at', {}, () => told.push(n));
+    };
+    row('quiet');
     await tick();
     expect(told).toEqual([0]); // committed in this turn, here
-    // 300 rows within 100 ms: the stream is busy from the next window on.
-    for (let i = 1; i <= 300; i++) s.appendSoon('t1', null, 'sensor', `burst-${i}`, 1, 'at', {}, () => told.push(i));
+    // 300 rows within 100 ms: the stream is busy from the next window on, and the thread starts.
+    for (let i = 1; i <= 300; i++) row(`burst-${i}`);
     await tick();
     await new Promise((r) => setTimeout(r, 110));
-    s.appendSoon('t1', null, 'sensor', 'busy', 1, 'at', {}, () => told.push(301));
-    expect(s.queuedRows).toBe(1);
+    row('busy, the thread starting');
+    await tick();
+    expect(s.queuedRows).toBe(0); // not up yet: committed here
+    expect(up).toBe(false);
+    await until(() => up);
+    // Still busy (2,000 rows in this window however long the thread took to start).
+    for (let i = 1; i <= 2000; i++) row(`burst-${i}`);
+    await tick();
+    await new Promise((r) => setTimeout(r, 110));
+    await until(() => s.queuedRows === 0);
+    row('busy');
     await tick();
     expect(s.queuedRows).toBe(1); // with the writer, not yet answered
-    await until(() => told.length === 302);
-    expect(told).toEqual([...Array(302).keys()]);
+    await until(() => told.length === 2303);
+    expect(told).toEqual([...Array(2303).keys()]);
     expect(bodies().at(-1)).toBe('busy');
   });
 
   it('tells each queued row only once it is committed, in order, and counts the rows with the writer as queued', async () => {
-    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0 });
+    const { s, bodies } = await writerStore();
     const told: string[] = [];
     for (const n of ['a', 'b', 'c']) s.appendSoon('t1', null, 'sensor', n, 1, 'at', {}, () => told.push(`${n}:${bodies().includes(n)}`));
     expect(s.queuedRows).toBe(3);
@@ -134,8 +157,29 @@ describe('event store: group commits on the writer thread (writeInWorker)', () =
     expect(s.queuedRows).toBe(0);
   });
 
+  it('while the writer thread starts, groups are committed on the hub thread: a flood\'s first shot does not wait for the thread to load', async () => {
+    let up = false;
+    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0, onWriterReady: () => (up = true) });
+    const told: string[] = [];
+    s.appendSoon('t1', null, 'sensor', 'first hit', 1, 'at', {}, () => told.push('first hit'));
+    await tick(); // the scheduled commit: the thread cannot be up yet (no turn has taken its word)
+    expect(told).toEqual(['first hit']);
+    s.appendSoon('t1', null, 'sensor', 'second hit', 2, 'at', {}, () => told.push('second hit'));
+    const started = performance.now();
+    s.append('t1', 1, 'shot', 'the shot', 3, 'at');
+    // Had the first group gone to the thread, this append would have waited for it to start.
+    expect(told).toEqual(['first hit', 'second hit']);
+    expect(bodies()).toEqual(['first hit', 'second hit', 'the shot']);
+    expect(performance.now() - started).toBeLessThan(1000); // a guard against a hang, not a timing target
+    await until(() => up);
+    s.appendSoon('t1', null, 'sensor', 'after', 4, 'at', {}, () => told.push('after'));
+    await tick();
+    expect(s.queuedRows).toBe(1); // now with the thread
+    await until(() => told.length === 3);
+  });
+
   it('a large group keeps every row, its columns and the arrival order', async () => {
-    const { s } = store({ writeInWorker: true, handOverRowsPerS: 0 });
+    const { s } = await writerStore();
     const told: number[] = [];
     const n = 64 * 3 + 5;
     for (let i = 0; i < n; i++) s.appendSoon(`t${i % 3}`, i % 2 ? 7 : null, 'sensor', `row-${i}`, i + 0.5, `at-${i}`, { boardUs: i * 10, seq: i, ...(i === 5 ? { ref: 4 } : {}) }, () => told.push(i));
@@ -148,7 +192,7 @@ describe('event store: group commits on the writer thread (writeInWorker)', () =
   });
 
   it('a synchronous append waits for the groups sent before it: the log keeps arrival order, and they are told before it returns', async () => {
-    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0 });
+    const { s, bodies } = await writerStore();
     const told: string[] = [];
     s.appendSoon('t1', null, 'sensor', 'hit-1', 1, 'at', {}, () => told.push('hit-1'));
     await tick(); // hit-1 is with the writer
@@ -163,7 +207,7 @@ describe('event store: group commits on the writer thread (writeInWorker)', () =
 
   it('a group the writer cannot commit is reported, none of it told, and the next one goes through', async () => {
     const failures: string[] = [];
-    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0, onGroupError: (e, rows) => failures.push(`${rows}: ${e.message}`) });
+    const { s, bodies } = await writerStore({ onGroupError: (e, rows) => failures.push(`${rows}: ${e.message}`) });
     const told: string[] = [];
     s.appendSoon('t1', null, 'sensor', 'fine', 1, 'at', {}, () => told.push('fine'));
     s.appendSoon('t1', null, 'nonsense' as never, 'bad', 2, 'at', {}, () => told.push('bad'));
@@ -189,7 +233,7 @@ describe('event store: group commits on the writer thread (writeInWorker)', () =
 
   it('a writer thread lost with a group in flight: every row is written once and told once, from then on by the hub thread', async () => {
     const lost: string[] = [];
-    const { s, bodies } = store({ writeInWorker: true, handOverRowsPerS: 0, onWriterLost: (e) => lost.push(e.message) });
+    const { s, bodies } = await writerStore({ onWriterLost: (e) => lost.push(e.message) });
     const told: string[] = [];
     s.appendSoon('t1', null, 'sensor', 'before', 1, 'at', {}, () => told.push('before'));
     await until(() => told.length === 1);
