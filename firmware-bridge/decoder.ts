@@ -16,45 +16,30 @@ export interface DecoderStats {
   truncatedBytes: number;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /**
- * Bytes in, RawFrame objects out (node-serialport parser style). Resynchronises after
- * garbage by scanning for SYNC0 SYNC1; after a bad CRC it skips one byte only, so a good
- * frame that hid inside a corrupted one is still found.
+ * Bytes in, RawFrame objects out, with no stream in between: the bridge feeds each chunk a
+ * link reads and takes the frames it completed. Resynchronises after garbage by scanning for
+ * SYNC0 SYNC1; after a bad CRC it skips one byte only, so a good frame that hid inside a
+ * corrupted one is still found. A chunk is read where it lies (only an unfinished frame's
+ * bytes are kept, copied): a stream's write and read per chunk and per frame, and a copy of
+ * every chunk, were a tenth of the hub thread's time in a flood (issue 18).
  */
-export class FrameDecoder extends Transform {
-  private buf: Buffer = Buffer.alloc(0);
+export class FrameParser {
+  private buf: Buffer = EMPTY;
   /** Refused candidates since the last good frame: each frame carries the count (RawFrame.corruptBefore). */
   private corruptSinceFrame = 0;
   readonly stats: DecoderStats = { frames: 0, garbageBytes: 0, badCrc: 0, badLength: 0, truncatedBytes: 0 };
 
-  constructor() {
-    super({ readableObjectMode: true });
-  }
-
-  override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
-    this.buf = this.buf.length ? Buffer.concat([this.buf, bytes]) : Buffer.from(bytes);
-    this.parse(false);
-    done();
-  }
-
-  override _flush(done: TransformCallback): void {
-    this.parse(true);
-    done();
-  }
-
-  /** Drop a partial frame (e.g. the port was reopened); counted as truncated. */
-  reset(): void {
-    this.stats.truncatedBytes += this.buf.length;
-    this.buf = Buffer.alloc(0);
-  }
-
   /**
+   * The frames `chunk` completes, in order.
    * @param final at end of stream an incomplete candidate cannot complete: skip its
    *   sync byte and keep scanning the rest, so no good frame stays stuck behind it.
    */
-  private parse(final: boolean): void {
-    let buf = this.buf;
+  feed(chunk: Buffer, final = false): RawFrame[] {
+    const buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    const frames: RawFrame[] = [];
     let i = 0;
     for (;;) {
       // Hunt for SYNC0 SYNC1.
@@ -86,17 +71,52 @@ export class FrameDecoder extends Transform {
         i++;
         continue;
       }
-      const frame: RawFrame = { type: buf[i + 3]!, seq: buf[i + 4]!, payload: Buffer.from(buf.subarray(i + 5, i + 5 + len)), corruptBefore: this.corruptSinceFrame };
+      // The payload is copied: the caller's chunk may be reused once this returns.
+      frames.push({ type: buf[i + 3]!, seq: buf[i + 4]!, payload: Buffer.from(buf.subarray(i + 5, i + 5 + len)), corruptBefore: this.corruptSinceFrame });
       this.corruptSinceFrame = 0;
       this.stats.frames++;
       i += total;
-      this.push(frame);
     }
     if (final) {
       this.stats.truncatedBytes += buf.length - i;
       i = buf.length;
     }
-    buf = buf.subarray(i);
-    this.buf = buf.length ? Buffer.from(buf) : Buffer.alloc(0);
+    this.buf = i < buf.length ? Buffer.from(buf.subarray(i)) : EMPTY;
+    return frames;
+  }
+
+  /** Drop a partial frame (e.g. the port was reopened); counted as truncated. */
+  reset(): void {
+    this.stats.truncatedBytes += this.buf.length;
+    this.buf = EMPTY;
+  }
+}
+
+/** The parser as a stream (node-serialport parser style): bytes in, RawFrame objects out. */
+export class FrameDecoder extends Transform {
+  private readonly parser = new FrameParser();
+
+  constructor() {
+    super({ readableObjectMode: true });
+  }
+
+  /** Everything the decoder threw away, cumulative since construction. */
+  get stats(): DecoderStats {
+    return this.parser.stats;
+  }
+
+  override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
+    for (const frame of this.parser.feed(typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk)) this.push(frame);
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    for (const frame of this.parser.feed(EMPTY, true)) this.push(frame);
+    done();
+  }
+
+  /** Drop a partial frame (e.g. the port was reopened); counted as truncated. */
+  reset(): void {
+    this.parser.reset();
   }
 }

@@ -1,7 +1,7 @@
 import { BoardSettings } from './board-settings.ts';
 import type { BridgeEvent, BridgeStats, ClickEvent, DropSource, DroppedEvent, RailHitEvent, SkittleEvent, VibrationEvent } from './bridge-types.ts';
 import { BoardTimeUnwrapper, ClockMapper, wrapDelta } from './clock.ts';
-import { FrameDecoder, type DecoderStats } from './decoder.ts';
+import { FrameParser, type DecoderStats } from './decoder.ts';
 import { decodeMessage, encodeCommand, ProtocolError, type BoardMessage, type Command } from './messages.ts';
 import { CLICK_CHANNEL, FRAME_OVERHEAD, SUPPORTED_PROTOCOLS, type RawFrame } from './protocol.ts';
 
@@ -36,7 +36,7 @@ export interface SessionOptions {
  * Unit-testable with a fake clock and an array of frames, no port.
  */
 export class BoardSession {
-  private decoder = new FrameDecoder();
+  private decoder = new FrameParser();
   private linkUp = false;
   private silent = false;
   private lastFrameHub = 0;
@@ -241,10 +241,7 @@ export class BoardSession {
   }
 
   private onData(chunk: Buffer): void {
-    const frames: RawFrame[] = [];
-    this.decoder.write(chunk);
-    let f: RawFrame | null;
-    while ((f = this.decoder.read() as RawFrame | null) !== null) frames.push(f);
+    const frames = this.decoder.feed(chunk);
     const st = this.decoder.stats;
     const corrupt = st.badCrc - this.decoderSeen.badCrc + (st.badLength - this.decoderSeen.badLength);
     if (corrupt > 0) {

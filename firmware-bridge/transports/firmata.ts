@@ -19,7 +19,7 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { SerialPort } from 'serialport';
-import { FrameDecoder } from '../decoder.ts';
+import { FrameParser } from '../decoder.ts';
 import { encodeBoardMessage, type BoardMessage } from '../messages.ts';
 import { AckStatus, CmdType, DETECT_CHANNELS, SKITTLES, type RawFrame } from '../protocol.ts';
 import type { Connection, Transport } from '../transport.ts';
@@ -170,7 +170,7 @@ class FirmataConnection extends EventEmitter implements Connection {
   private invertMask: number;
   private readonly switches: Array<{ debouncer: SwitchDebouncer; raw: number | null; button: { invert: boolean } | null }> = [];
   private readonly detectors: Array<SoftDetector | null> = [];
-  private readonly commands = new FrameDecoder();
+  private readonly commands = new FrameParser();
 
   constructor(
     readonly description: string,
@@ -264,9 +264,7 @@ class FirmataConnection extends EventEmitter implements Connection {
   /** Table-firmware commands, applied here: the settings that make sense for Firmata are acknowledged. */
   async write(data: Buffer): Promise<void> {
     if (this.closed) throw new Error(`${this.description} is closed`);
-    this.commands.write(data);
-    let f: RawFrame | null;
-    while ((f = this.commands.read() as RawFrame | null) !== null) this.command(f);
+    for (const f of this.commands.feed(data)) this.command(f);
   }
 
   private command(f: RawFrame): void {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crc16 } from '../../firmware-bridge/crc16.ts';
-import { FrameDecoder } from '../../firmware-bridge/decoder.ts';
+import { FrameDecoder, FrameParser } from '../../firmware-bridge/decoder.ts';
 import { encodeFrame } from '../../firmware-bridge/frame.ts';
 import { decodeMessage, encodeBoardMessage, encodeCommand, ProtocolError, type BoardMessage } from '../../firmware-bridge/messages.ts';
 import type { RawFrame } from '../../firmware-bridge/protocol.ts';
@@ -69,6 +69,27 @@ describe('frame decoder (property tests)', () => {
         const { frames, dec } = decodeAll(chunks);
         expect(messagesOf(frames)).toEqual(msgs);
         expect(dec.stats.badCrc + dec.stats.garbageBytes + dec.stats.truncatedBytes).toBe(0);
+      }),
+    );
+  });
+
+  it('the parser the bridge feeds gives the stream decoder\'s frames and counts, and keeps nothing of a chunk it was handed (a reused read buffer)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(messageArb, fc.uint8Array({ maxLength: 12 })), { maxLength: 12 }).chain((pairs) => {
+        const wire = Buffer.concat(pairs.flatMap(([m, g]) => [encodeBoardMessage(m), Buffer.from(g)]));
+        return splitArb(wire);
+      }), (chunks) => {
+        const expected = decodeAll(chunks.map((c) => Buffer.from(c)));
+        const parser = new FrameParser();
+        const frames: RawFrame[] = [];
+        for (const chunk of chunks) {
+          const reused = Buffer.from(chunk); // as a link's read buffer: overwritten once the call returns
+          frames.push(...parser.feed(reused));
+          reused.fill(0x55);
+        }
+        frames.push(...parser.feed(Buffer.alloc(0), true));
+        expect(frames).toEqual(expected.frames);
+        expect(parser.stats).toEqual(expected.dec.stats);
       }),
     );
   });
