@@ -43,6 +43,7 @@ const hits = []; // [table, boardUs, receivedMs, the hub's hubTime, the hub's in
 const states = []; // [table, shotCount, receivedMs]
 
 function onPublish(topic, payload, at) {
+  if (payload === '') return; // a retained message cleared: nothing the bench counts
   const table = topic.split('/')[2];
   const message = JSON.parse(payload);
   if (topic.endsWith('/events')) {
