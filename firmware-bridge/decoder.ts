@@ -24,7 +24,7 @@ const EMPTY = Buffer.alloc(0);
  * SYNC0 SYNC1; after a bad CRC it skips one byte only, so a good frame that hid inside a
  * corrupted one is still found. A chunk is read where it lies (only an unfinished frame's
  * bytes are kept, copied): a stream's write and read per chunk and per frame, and a copy of
- * every chunk, were a tenth of the hub thread's time in a flood (issue 18).
+ * every chunk, cost 1.8 µs a frame, of about 25 on the hub thread in a flood (issue 18).
  */
 export class FrameParser {
   private buf: Buffer = EMPTY;
