@@ -3,13 +3,14 @@
 // system-wide monotonic clock (process.hrtime), which the load generator also stamps with,
 // and hands the stamps back when asked.
 //
-// It reads MQTT 3.1.1 off the socket itself: a QoS 0 subscription receives only PUBLISH
+// It reads MQTT 3.1.1 off the socket itself (mqtt-packet only writes its two requests): a QoS 0 subscription receives only PUBLISH
 // frames (and the CONNACK and SUBACK), and mqtt.js's client cost 7–9 µs a message, a quarter
 // of a core at a flood's 34k messages/s on the two cores the hub has too — the observer
 // falling behind (its receive buffer held 870 KB, 170 ms of the flood) was measured as the
 // hub's latency. Here a message costs its JSON.parse and little else.
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import mqttPacket from 'mqtt-packet';
 
 // Its own event loop's delay: a receipt it stamps late adds to the hub's latency as measured.
 const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -18,26 +19,10 @@ loop.enable();
 const url = new URL(process.argv[2]);
 const TOPICS = ['billiards/tables/+/events', 'billiards/tables/+/state'];
 
-/** An MQTT remaining length (variable byte integer). */
-const varint = (n) => {
-  const bytes = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    bytes.push(b);
-  } while (n > 0);
-  return Buffer.from(bytes);
-};
-const utf8 = (s) => {
-  const b = Buffer.from(s, 'utf8');
-  return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
-};
-const packet = (first, body) => Buffer.concat([Buffer.from([first]), varint(body.length), body]);
-// CONNECT: protocol "MQTT" level 4, clean session, no keep-alive (the bench ends it), a client id.
-const CONNECT = packet(0x10, Buffer.concat([utf8('MQTT'), Buffer.from([4, 0x02, 0, 0]), utf8(`bench-subscriber-${process.pid}`)]));
-// SUBSCRIBE (packet id 1), QoS 0 each.
-const SUBSCRIBE = packet(0x82, Buffer.concat([Buffer.from([0, 1]), ...TOPICS.flatMap((t) => [utf8(t), Buffer.from([0])])]));
+// The two packets it sends, by mqtt-packet (what aedes and mqtt.js use): a clean session with
+// no keep-alive (the bench ends it), and one QoS 0 subscription per topic.
+const CONNECT = mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, keepalive: 0, clientId: `bench-subscriber-${process.pid}` });
+const SUBSCRIBE = mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: TOPICS.map((topic) => ({ topic, qos: 0 })) });
 
 const hits = []; // [table, boardUs, receivedMs, the hub's hubTime, the hub's intake (its wall clock, ms)]
 const states = []; // [table, shotCount, receivedMs]
